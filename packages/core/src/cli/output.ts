@@ -1,0 +1,204 @@
+import { stringify as toYaml } from 'yaml';
+import { UsageError } from './usage-error.js';
+
+/** Output formats of the OpenStack client (cliff), shared by every stackspec command. */
+export const OUTPUT_FORMATS = ['table', 'json', 'yaml', 'value', 'csv', 'shell'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** Formats valid for lists (`shell` is for single objects only). */
+export const LIST_FORMATS: readonly OutputFormat[] = ['table', 'json', 'yaml', 'value', 'csv'];
+/** Formats valid for single objects (`csv` is for lists only). */
+export const OBJECT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'yaml', 'value', 'shell'];
+
+/** How non-string cells render in `table`, `value`, `csv` and `shell` output. */
+export type CellStyle = 'json' | 'python';
+
+/** Options shared by {@link formatList} and {@link formatObject}. */
+export interface FormatOptions {
+  format?: OutputFormat;
+  /** Columns picked with `-c`; default all, in their natural order. */
+  columns?: readonly string[];
+  /** JSON without indentation (`--noindent`). */
+  noindent?: boolean;
+  /** `python` mimics the OpenStack client (`None`, `True`, `{'a': 1}`); default `json`. */
+  cellStyle?: CellStyle;
+  /** Header text per column (`uuid` → `UUID`); keys stay the column names. */
+  labels?: Readonly<Record<string, string>>;
+}
+
+/** Python's `repr` of a JSON value, as cliff prints lists and dicts in tables. */
+export function pythonRepr(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(value);
+  if (typeof value === 'string') {
+    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
+    const body = value
+      .replace(/\\/g, '\\\\')
+      .replace(/\n/g, '\\n')
+      .replace(/\r/g, '\\r')
+      .replace(/\t/g, '\\t');
+    return `${quote}${quote === "'" ? body.replace(/'/g, "\\'") : body}${quote}`;
+  }
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
+  if (typeof value === 'object') {
+    return `{${Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`)
+      .join(', ')}}`;
+  }
+  return String(value);
+}
+
+/** Text for one cell. Strings stay as they are. */
+export function formatCell(value: unknown, style: CellStyle = 'json'): string {
+  if (typeof value === 'string') return value;
+  if (style === 'python') return pythonRepr(value);
+  if (value === undefined) return '';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function pickColumns(available: readonly string[], wanted: readonly string[] | undefined): string[] {
+  if (!wanted?.length) return [...available];
+  const known = wanted.filter((c) => available.includes(c));
+  if (!known.length) {
+    throw new UsageError(
+      `No recognized column names in ${wanted.map((w) => `'${w}'`).join(', ')}. Recognized columns are: ${available.join(', ')}.`,
+      { code: 'cli/unknown-column' },
+    );
+  }
+  return known;
+}
+
+function width(text: string): number {
+  let w = 0;
+  for (const ch of text)
+    w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(
+      ch,
+    )
+      ? 2
+      : 1;
+  return w;
+}
+
+/** An ASCII table in the style of Python's prettytable (what the OpenStack client prints). */
+export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const cellLines = (text: string) => text.split('\n');
+  const widths = headers.map((h, i) =>
+    Math.max(width(h), ...rows.map((r) => Math.max(...cellLines(r[i] ?? '').map(width)))),
+  );
+  const rule = `+${widths.map((w) => '-'.repeat(w + 2)).join('+')}+`;
+  const line = (cells: readonly string[]) => {
+    const split = cells.map(cellLines);
+    const height = Math.max(1, ...split.map((s) => s.length));
+    const out: string[] = [];
+    for (let k = 0; k < height; k += 1) {
+      out.push(
+        `|${widths
+          .map((w, i) => {
+            const text = split[i]?.[k] ?? '';
+            return ` ${text}${' '.repeat(w - width(text))} `;
+          })
+          .join('|')}|`,
+      );
+    }
+    return out.join('\n');
+  };
+  const parts = [rule, line(headers), rule];
+  for (const r of rows) parts.push(line(r));
+  if (rows.length) parts.push(rule);
+  return parts.join('\n');
+}
+
+function csvCell(value: unknown, style: CellStyle): string {
+  if (typeof value === 'number') return String(value);
+  return `"${formatCell(value, style).replace(/"/g, '""')}"`;
+}
+
+function shellValue(value: unknown, style: CellStyle): string {
+  return `"${formatCell(value, style).replace(/(["\\$`])/g, '\\$1')}"`;
+}
+
+/**
+ * Renders rows for `list` commands. `columns` default to the keys of the
+ * first row. JSON and YAML give arrays of objects keyed by column label;
+ * `value` prints space-separated values, one row per line.
+ * Throws `UsageError` when `-c` names no known column.
+ */
+export function formatList(
+  rows: readonly Readonly<Record<string, unknown>>[],
+  available: readonly string[],
+  options: FormatOptions = {},
+): string {
+  const format = options.format ?? 'table';
+  if (!LIST_FORMATS.includes(format)) {
+    throw new UsageError(
+      `The format '${format}' is not available for lists; use one of ${LIST_FORMATS.join(', ')}.`,
+      {
+        code: 'cli/bad-format',
+      },
+    );
+  }
+  const columns = pickColumns(available, options.columns);
+  const style = options.cellStyle ?? 'json';
+  const label = (c: string) => options.labels?.[c] ?? c;
+  switch (format) {
+    case 'json':
+    case 'yaml': {
+      const items = rows.map((r) => Object.fromEntries(columns.map((c) => [label(c), r[c] ?? null])));
+      return format === 'json'
+        ? JSON.stringify(items, null, options.noindent ? undefined : 2)
+        : toYaml(items).trimEnd();
+    }
+    case 'value':
+      return rows.map((r) => columns.map((c) => formatCell(r[c], style)).join(' ')).join('\n');
+    case 'csv':
+      return [
+        columns.map((c) => `"${label(c)}"`).join(','),
+        ...rows.map((r) => columns.map((c) => csvCell(r[c], style)).join(',')),
+      ].join('\n');
+    default:
+      return renderTable(
+        columns.map(label),
+        rows.map((r) => columns.map((c) => formatCell(r[c], style))),
+      );
+  }
+}
+
+/**
+ * Renders one object for `show` commands: a Field/Value table, JSON, YAML,
+ * `value` (one value per line) or `shell` (`name="value"` lines).
+ */
+export function formatObject(object: Readonly<Record<string, unknown>>, options: FormatOptions = {}): string {
+  const format = options.format ?? 'table';
+  if (!OBJECT_FORMATS.includes(format)) {
+    throw new UsageError(
+      `The format '${format}' is not available for a single item; use one of ${OBJECT_FORMATS.join(', ')}.`,
+      { code: 'cli/bad-format' },
+    );
+  }
+  const columns = pickColumns(Object.keys(object), options.columns);
+  const style = options.cellStyle ?? 'json';
+  const label = (c: string) => options.labels?.[c] ?? c;
+  switch (format) {
+    case 'json':
+    case 'yaml': {
+      const picked = Object.fromEntries(columns.map((c) => [label(c), object[c] ?? null]));
+      return format === 'json'
+        ? JSON.stringify(picked, null, options.noindent ? undefined : 2)
+        : toYaml(picked).trimEnd();
+    }
+    case 'value':
+      return columns.map((c) => formatCell(object[c], style)).join('\n');
+    case 'shell':
+      return columns
+        .map((c) => `${label(c).replace(/[^A-Za-z0-9_]/g, '_')}=${shellValue(object[c], style)}`)
+        .join('\n');
+    default:
+      return renderTable(
+        ['Field', 'Value'],
+        columns.map((c) => [label(c), formatCell(object[c], style)]),
+      );
+  }
+}

@@ -1,0 +1,138 @@
+import { Command, CommanderError, Option } from 'commander';
+import { describeError, isStackspecError } from '../errors.js';
+import { type Colors, createColors } from './color.js';
+import { formatDiagnostics } from './diagnostics.js';
+import { LIST_FORMATS, OBJECT_FORMATS, type OutputFormat } from './output.js';
+import { UsageError } from './usage-error.js';
+
+/** Exit codes shared by every stackspec command. */
+export const EXIT = {
+  /** Everything passed. */
+  ok: 0,
+  /** The command ran and found problems (or the operation it asked for failed). */
+  findings: 1,
+  /** The command line or an input it names could not be used. */
+  usage: 2,
+} as const;
+
+/**
+ * The exit code for a thrown value: usage and specification errors → 2;
+ * validation findings, missing or conflicting resources and HTTP failures
+ * → 1; anything unexpected → 1 (and the message says it is a bug).
+ */
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  if (!isStackspecError(error)) return EXIT.findings;
+  return error.kind === 'usage' || error.kind === 'spec' ? EXIT.usage : EXIT.findings;
+}
+
+/** Where a command reads and writes; injectable so tests need no process. */
+export interface CliIO {
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  stdin?: NodeJS.ReadableStream;
+}
+
+/** The real process's streams and environment. */
+export function processIO(): CliIO {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    stdin: process.stdin,
+  };
+}
+
+/** Colours for standard error of `io`. */
+export function stderrColors(io: CliIO): Colors {
+  return createColors({ stream: io.stderr, env: io.env });
+}
+
+/**
+ * Runs a command body and turns whatever it throws into a message on
+ * standard error and an exit code ({@link exitCodeFor}); never throws.
+ * Core errors print their diagnostics; other errors print one line (and
+ * the stack when `STACKSPEC_DEBUG` is set).
+ */
+export async function runCli(
+  main: () => Promise<number | undefined> | number | undefined,
+  io: CliIO,
+): Promise<number> {
+  try {
+    return (await main()) ?? EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) return exitCodeFor(error);
+    const c = stderrColors(io);
+    if (isStackspecError(error)) {
+      const located = error.diagnostics.some((d) => d.file !== undefined || d.line !== undefined);
+      if (located || error.diagnostics.length > 1) {
+        io.stderr.write(`${formatDiagnostics(error.diagnostics, { colors: c })}\n`);
+      } else {
+        const hint = error.diagnostics[0]?.hint;
+        io.stderr.write(`${c.red('error:')} ${error.message}\n${hint ? `${c.dim('hint:')} ${hint}\n` : ''}`);
+      }
+    } else {
+      io.stderr.write(`${c.red('internal error:')} ${describeError(error)}\n`);
+      if (io.env.STACKSPEC_DEBUG && error instanceof Error && error.stack)
+        io.stderr.write(`${error.stack}\n`);
+      else
+        io.stderr.write(`${c.dim('This is a bug in stackspec; set STACKSPEC_DEBUG=1 to see the stack.')}\n`);
+    }
+    return exitCodeFor(error);
+  }
+}
+
+/**
+ * A commander program wired to `io`: output goes to the given streams,
+ * parse errors throw instead of exiting (so {@link runCli} maps them to
+ * exit code 2), and `--help`/`--version` exit 0.
+ */
+export function createProgram(name: string, io: CliIO): Command {
+  const program = new Command(name);
+  program
+    .exitOverride()
+    .showHelpAfterError('(add --help for usage)')
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+    });
+  return program;
+}
+
+/** Parsed values of the options {@link addOutputOptions} adds. */
+export interface OutputOptionValues {
+  format: OutputFormat;
+  column?: string[];
+  noindent?: boolean;
+}
+
+/**
+ * Adds the OpenStack client's output options to a command:
+ * `-f/--format`, `-c/--column` (repeatable) and `--noindent`.
+ */
+export function addOutputOptions(
+  command: Command,
+  kind: 'list' | 'object',
+  defaultFormat: OutputFormat = 'table',
+): Command {
+  const choices = kind === 'list' ? LIST_FORMATS : OBJECT_FORMATS;
+  return command
+    .addOption(new Option('-f, --format <format>', 'output format').choices(choices).default(defaultFormat))
+    .addOption(
+      new Option('-c, --column <name>', 'show only this column (repeatable)').argParser(
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      ),
+    )
+    .addOption(new Option('--noindent', 'do not indent JSON'));
+}
+
+/** Throws a `UsageError`; for command bodies that detect bad combinations themselves. */
+export function usage(message: string, hint?: string): never {
+  throw new UsageError(
+    message,
+    hint ? { diagnostics: [{ code: 'cli/usage', severity: 'error', message, path: '', hint }] } : {},
+  );
+}

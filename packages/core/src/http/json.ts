@@ -1,0 +1,72 @@
+import { createDiagnostic } from '../diagnostic.js';
+import { ValidationError } from '../errors.js';
+import { findJsonSyntaxProblem } from '../json-syntax.js';
+
+/** Default largest request body read by {@link readJsonBody}: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * A JSON response with `Content-Type: application/json`. `body` `undefined`
+ * gives an empty body (for 204).
+ */
+export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  if (body === undefined) return new Response(null, { ...init, headers });
+  if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+  return new Response(JSON.stringify(body), { ...init, headers });
+}
+
+/** Options for {@link readJsonBody}. */
+export interface ReadJsonBodyOptions {
+  /** Largest accepted body in bytes (default 1 MiB). */
+  maxBytes?: number;
+  /** Value returned for an empty body (default: a `http/empty-body` error). */
+  emptyValue?: unknown;
+}
+
+/**
+ * Reads and parses a request's JSON body without trusting `Content-Length`:
+ * the stream is cut off as soon as it passes `maxBytes`.
+ *
+ * Throws `ValidationError` with `http/body-too-large` (status 413 is the
+ * caller's choice), `http/empty-body` or `http/invalid-json` (the message
+ * says where the JSON breaks).
+ */
+export async function readJsonBody(request: Request, options: ReadJsonBodyOptions = {}): Promise<unknown> {
+  const max = options.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        await reader.cancel().catch(() => undefined);
+        throw new ValidationError(`The request body is larger than ${max} bytes.`, {
+          code: 'http/body-too-large',
+        });
+      }
+      chunks.push(value);
+    }
+  }
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  if (!text.trim()) {
+    if ('emptyValue' in options) return options.emptyValue;
+    throw new ValidationError('The request body is empty; a JSON document was expected.', {
+      code: 'http/empty-body',
+    });
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    const problem = findJsonSyntaxProblem(text);
+    const where = problem ? ` at character ${problem.offset + 1}` : '';
+    const message = `The request body is not valid JSON${where}: ${problem?.message ?? 'it could not be parsed.'}`;
+    throw new ValidationError(message, {
+      code: 'http/invalid-json',
+      diagnostics: [createDiagnostic({ code: 'http/invalid-json', message })],
+    });
+  }
+}

@@ -1,0 +1,101 @@
+export type { Diagnostic, DiagnosticInit, Severity } from './diagnostic.js';
+export {
+  countBySeverity,
+  createDiagnostic,
+  DiagnosticSchema,
+  hasErrors,
+  SeveritySchema,
+  sortDiagnostics,
+  withFile,
+} from './diagnostic.js';
+export type { ParseDocumentOptions, ParseDocumentResult, SourceDocument, SourceRange } from './document.js';
+export {
+  DEFAULT_MAX_ALIAS_COUNT,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_DEPTH,
+  parseDocument,
+  safeParseDocument,
+} from './document.js';
+export type { ErrorKind, StackspecErrorOptions } from './errors.js';
+export {
+  ConflictError,
+  describeError,
+  HttpError,
+  isErrorKind,
+  isStackspecError,
+  NotFoundError,
+  SpecError,
+  StackspecError,
+  ValidationError,
+} from './errors.js';
+export type { ErrorBodyStyle, ErrorResponseOptions, PlacementErrorOptions } from './http/error-bodies.js';
+export {
+  errorResponse,
+  HTTP_STATUS_TEXT,
+  ironicErrorBody,
+  novaErrorBody,
+  placementErrorBody,
+} from './http/error-bodies.js';
+export type { ReadJsonBodyOptions } from './http/json.js';
+export { DEFAULT_MAX_BODY_BYTES, jsonResponse, readJsonBody } from './http/json.js';
+export type { PathSegment } from './json-pointer.js';
+export { parseJsonPointer, toJsonPointer } from './json-pointer.js';
+export type { LiteralMode, NameParameter, NamePattern, NamePatternOptions } from './name-pattern.js';
+export { compileNamePattern, matchNamePattern } from './name-pattern.js';
+export type {
+  DiscoverPluginsOptions,
+  DiscoverPluginsResult,
+  LoadedPlugin,
+  PluginFailure,
+} from './plugins.js';
+export { discoverPlugins, PLUGIN_MANIFEST_FIELD } from './plugins.js';
+export type {
+  NameRegistry,
+  NameRegistryOptions,
+  RegistryEntry,
+  RegistryEntryInput,
+  RegistryMatch,
+} from './registry.js';
+export { createNameRegistry } from './registry.js';
+export type { SchemaDiagnosticOptions, SchemaResult } from './schema.js';
+export { describeType, diagnosticsFromZod, parseWithSchema, validateWithSchema } from './schema.js';
+export type { SuggestOptions } from './suggest.js';
+export { defaultMaxDistance, didYouMean, editDistance, suggest } from './suggest.js';
+export type {
+  HeaderSource,
+  Microversion,
+  MicroversionHeaderOptions,
+  NegotiateOptions,
+  NegotiateResult,
+} from './vocabulary/microversion.js';
+export {
+  compareMicroversions,
+  formatMicroversion,
+  isAtLeast,
+  MicroversionSchema,
+  negotiateMicroversion,
+  parseMicroversion,
+  readMicroversionHeader,
+} from './vocabulary/microversion.js';
+export type { StandardResourceClass } from './vocabulary/resource-classes.js';
+export {
+  CUSTOM_RESOURCE_CLASS_PATTERN,
+  isResourceClassName,
+  isStandardResourceClass,
+  MAX_RESOURCE_CLASS_LENGTH,
+  ResourceClassSchema,
+  STANDARD_RESOURCE_CLASSES,
+} from './vocabulary/resource-classes.js';
+export {
+  CUSTOM_TRAIT_PATTERN,
+  CustomTraitSchema,
+  isCustomTrait,
+  isTraitName,
+  LATEST_OS_TRAITS,
+  MAX_TRAIT_LENGTH,
+  standardTraits,
+  TraitNameSchema,
+  traitNameSchema,
+  traitRelease,
+} from './vocabulary/traits.js';
+export { isUuidLike, normalizeUuid, UUID_PATTERN, UuidSchema } from './vocabulary/uuid.js';

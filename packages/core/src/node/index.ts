@@ -1,0 +1,2 @@
+export type { FetchHandler, RunningServer, StartServerOptions } from './serve.js';
+export { startServer } from './serve.js';

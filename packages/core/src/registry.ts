@@ -1,0 +1,302 @@
+import { createDiagnostic, type Diagnostic } from './diagnostic.js';
+import {
+  compileNamePattern,
+  type LiteralMode,
+  matchNamePattern,
+  type NameParameter,
+  type NamePattern,
+} from './name-pattern.js';
+import { defaultMaxDistance, editDistance } from './suggest.js';
+
+/** What is registered under one name. */
+export interface RegistryEntryInput<T> {
+  /** Plain (`hw:cpu_policy`) or patterned (`hw:numa_cpus.{num}`). */
+  name: string;
+  value: T;
+  /** Patterns for the placeholders in `name`. */
+  params?: Readonly<Record<string, string | RegExp | NameParameter>>;
+  /** Precedence layer; one of the registry's layers (default: the first). */
+  layer?: string;
+  /** Who contributed it (a plugin's package name), for conflict reports. */
+  source?: string;
+}
+
+/** A registered entry. */
+export interface RegistryEntry<T> {
+  readonly name: string;
+  readonly value: T;
+  readonly layer: string;
+  readonly source: string | undefined;
+  readonly pattern: NamePattern;
+  /** Registration order, used to break ties between patterns. */
+  readonly order: number;
+}
+
+/** A successful lookup. */
+export interface RegistryMatch<T> {
+  entry: RegistryEntry<T>;
+  /** Placeholder values taken from the key (empty for a plain name). */
+  params: Record<string, string>;
+  /** True when the key is literally a registered name. */
+  exact: boolean;
+}
+
+/** Options for {@link createNameRegistry}. */
+export interface NameRegistryOptions {
+  /** Precedence layers, strongest first. Default `['builtin', 'plugin']`. */
+  layers?: readonly string[];
+  /** How text outside placeholders is read (see `compileNamePattern`). */
+  literal?: LiteralMode;
+  /** Regular-expression flags for every pattern (default `u`). */
+  flags?: string;
+}
+
+/** A registry of names with placeholders. See {@link createNameRegistry}. */
+export interface NameRegistry<T> {
+  /** Registers one entry; returns a diagnostic when it clashes with an existing name. */
+  add(input: RegistryEntryInput<T>): Diagnostic | undefined;
+  /** Registers many entries; returns every clash. */
+  addAll(inputs: Iterable<RegistryEntryInput<T>>): Diagnostic[];
+  /** The entry registered under exactly this name (placeholders included). */
+  get(name: string): RegistryEntry<T> | undefined;
+  /** Finds the entry for a concrete key: exact names first, then patterns. */
+  lookup(key: string): RegistryMatch<T> | undefined;
+  /** Names close to a key that matched nothing, closest first; patterned names are shown filled in where possible. */
+  suggest(key: string, options?: { limit?: number; maxDistance?: number }): string[];
+  /** Every winning entry, in registration order. */
+  entries(): RegistryEntry<T>[];
+  /** Number of winning entries. */
+  readonly size: number;
+  /** Every clash reported so far. */
+  readonly conflicts: readonly Diagnostic[];
+}
+
+interface Bucket<T> {
+  bySuffix: Map<string, RegistryEntry<T>[]>;
+  suffixLengths: number[];
+}
+
+function insertSorted(lengths: number[], n: number): void {
+  if (lengths.includes(n)) return;
+  lengths.push(n);
+  lengths.sort((a, b) => b - a);
+}
+
+/**
+ * Creates a registry keyed by names that may contain placeholders, with
+ * layered precedence (built-ins over plugins by default).
+ *
+ * Lookup cost: a plain key is one hash lookup. A patterned key is found
+ * through an index on the literal text before the first and after the last
+ * placeholder, so only patterns sharing both are tried with their regular
+ * expression; cost depends on the number of distinct prefix and suffix
+ * lengths, not on the number of entries.
+ *
+ * A name registered twice keeps the entry of the stronger layer (the earlier
+ * one within a layer) and reports `registry/shadowed` (different layers) or
+ * `registry/duplicate` (same layer) as a warning.
+ *
+ * @example
+ * const r = createNameRegistry<string>();
+ * r.add({ name: 'hw:numa_cpus.{num}', params: { num: '\\d+' }, value: 'cpus' });
+ * r.lookup('hw:numa_cpus.0'); // { entry, params: { num: '0' }, exact: false }
+ */
+export function createNameRegistry<T>(options: NameRegistryOptions = {}): NameRegistry<T> {
+  const layers = options.layers ?? ['builtin', 'plugin'];
+  const rank = new Map(layers.map((l, i) => [l, i] as const));
+  const byName = new Map<string, RegistryEntry<T>>();
+  const byPrefix = new Map<string, Bucket<T>>();
+  const prefixLengths: number[] = [];
+  const conflicts: Diagnostic[] = [];
+  let order = 0;
+
+  const describe = (e: { layer: string; source: string | undefined }) =>
+    e.source ? `${e.layer} '${e.source}'` : `the ${e.layer} definitions`;
+
+  const index = (entry: RegistryEntry<T>) => {
+    const { prefix, suffix } = entry.pattern;
+    let bucket = byPrefix.get(prefix);
+    if (!bucket) {
+      bucket = { bySuffix: new Map(), suffixLengths: [] };
+      byPrefix.set(prefix, bucket);
+      insertSorted(prefixLengths, prefix.length);
+    }
+    const list = bucket.bySuffix.get(suffix);
+    if (list) list.push(entry);
+    else bucket.bySuffix.set(suffix, [entry]);
+    insertSorted(bucket.suffixLengths, suffix.length);
+  };
+
+  const unindex = (entry: RegistryEntry<T>) => {
+    const list = byPrefix.get(entry.pattern.prefix)?.bySuffix.get(entry.pattern.suffix);
+    if (!list) return;
+    const i = list.indexOf(entry);
+    if (i >= 0) list.splice(i, 1);
+  };
+
+  const add = (input: RegistryEntryInput<T>): Diagnostic | undefined => {
+    const layer = input.layer ?? (layers[0] as string);
+    if (!rank.has(layer)) {
+      const d = createDiagnostic({
+        code: 'registry/unknown-layer',
+        message: `The layer '${layer}' is not one of: ${layers.join(', ')}.`,
+        path: `/${input.name}`,
+      });
+      conflicts.push(d);
+      return d;
+    }
+    const pattern = compileNamePattern(input.name, {
+      ...(input.params ? { params: input.params } : {}),
+      ...(options.literal ? { literal: options.literal } : {}),
+      ...(options.flags !== undefined ? { flags: options.flags } : {}),
+    });
+    order += 1;
+    const entry: RegistryEntry<T> = {
+      name: input.name,
+      value: input.value,
+      layer,
+      source: input.source,
+      pattern,
+      order,
+    };
+    const existing = byName.get(input.name);
+    if (!existing) {
+      byName.set(input.name, entry);
+      if (pattern.isPattern) index(entry);
+      return undefined;
+    }
+    const newWins = (rank.get(layer) as number) < (rank.get(existing.layer) as number);
+    const [winner, loser] = newWins ? [entry, existing] : [existing, entry];
+    const sameLayer = existing.layer === layer;
+    const d = createDiagnostic({
+      code: sameLayer ? 'registry/duplicate' : 'registry/shadowed',
+      severity: 'warning',
+      path: `/${input.name.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      message: sameLayer
+        ? `'${input.name}' is defined more than once by ${describe(entry)}; the first definition is used.`
+        : `'${input.name}' from ${describe(loser)} is shadowed by ${describe(winner)}, which takes precedence.`,
+    });
+    conflicts.push(d);
+    if (newWins) {
+      byName.set(input.name, entry);
+      if (existing.pattern.isPattern) unindex(existing);
+      if (pattern.isPattern) index(entry);
+    }
+    return d;
+  };
+
+  const better = (a: RegistryEntry<T>, b: RegistryEntry<T>) => {
+    const ra = rank.get(a.layer) as number;
+    const rb = rank.get(b.layer) as number;
+    return ra !== rb ? ra < rb : a.order < b.order;
+  };
+
+  const lookup = (key: string): RegistryMatch<T> | undefined => {
+    if (typeof key !== 'string') return undefined;
+    const exact = byName.get(key);
+    if (exact && !exact.pattern.isPattern) return { entry: exact, params: {}, exact: true };
+    let best: RegistryEntry<T> | undefined;
+    let bestParams: Record<string, string> | undefined;
+    for (const pl of prefixLengths) {
+      if (pl > key.length) continue;
+      const bucket = byPrefix.get(key.slice(0, pl));
+      if (!bucket) continue;
+      for (const sl of bucket.suffixLengths) {
+        if (pl + sl > key.length) continue;
+        const candidates = bucket.bySuffix.get(sl === 0 ? '' : key.slice(key.length - sl));
+        if (!candidates) continue;
+        for (const c of candidates) {
+          if (best && !better(c, best)) continue;
+          const params = matchNamePattern(c.pattern, key);
+          if (params) {
+            best = c;
+            bestParams = params;
+          }
+        }
+      }
+    }
+    if (best && bestParams) return { entry: best, params: bestParams, exact: best.name === key };
+    // A patterned name written literally is still its own registry name.
+    if (exact) return { entry: exact, params: {}, exact: true };
+    return undefined;
+  };
+
+  const suggestNames = (key: string, opts: { limit?: number; maxDistance?: number } = {}): string[] => {
+    const max = opts.maxDistance ?? defaultMaxDistance(key);
+    const limit = opts.limit ?? 3;
+    const lowerKey = key.toLowerCase();
+    const scored: { text: string; distance: number; order: number }[] = [];
+    for (const entry of byName.values()) {
+      const p = entry.pattern;
+      if (!p.isPattern) {
+        if (entry.name === key) continue;
+        const d = entry.name.toLowerCase() === lowerKey ? 0 : editDistance(key, entry.name, max);
+        if (d <= max) scored.push({ text: entry.name, distance: d, order: entry.order });
+        continue;
+      }
+      // Compare the key's ends with the pattern's literal ends, allowing the
+      // typo to shift the boundary by one character either way.
+      let best = max + 1;
+      let head = 0;
+      for (const delta of [0, -1, 1]) {
+        const len = p.prefix.length + delta;
+        if (len < 0 || len > key.length) continue;
+        const d = editDistance(key.slice(0, len).toLowerCase(), p.prefix.toLowerCase(), max);
+        if (d < best) {
+          best = d;
+          head = len;
+        }
+      }
+      if (best > max) continue;
+      let tailBest = max + 1;
+      let tail = 0;
+      for (const delta of [0, -1, 1]) {
+        const len = p.suffix.length + delta;
+        if (len < 0 || head + len > key.length) continue;
+        const d = editDistance(key.slice(key.length - len).toLowerCase(), p.suffix.toLowerCase(), max - best);
+        if (d < tailBest) {
+          tailBest = d;
+          tail = len;
+        }
+      }
+      const distance = best + tailBest;
+      if (distance > max || distance === 0) continue;
+      let text = entry.name;
+      if (p.params.length === 1) {
+        const middle = key.slice(head, key.length - tail);
+        const filled = entry.name.replace(`{${p.params[0]}}`, middle);
+        if (p.regex.test(filled)) text = filled;
+      }
+      scored.push({ text, distance, order: entry.order });
+    }
+    scored.sort((a, b) => a.distance - b.distance || a.order - b.order);
+    const out: string[] = [];
+    for (const s of scored) {
+      if (!out.includes(s.text)) out.push(s.text);
+      if (out.length >= limit) break;
+    }
+    return out;
+  };
+
+  return {
+    add,
+    addAll(inputs) {
+      const out: Diagnostic[] = [];
+      for (const i of inputs) {
+        const d = add(i);
+        if (d) out.push(d);
+      }
+      return out;
+    },
+    get: (name) => byName.get(name),
+    lookup,
+    suggest: suggestNames,
+    entries: () => [...byName.values()].sort((a, b) => a.order - b.order),
+    get size() {
+      return byName.size;
+    },
+    get conflicts() {
+      return conflicts;
+    },
+  };
+}
