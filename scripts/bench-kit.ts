@@ -85,7 +85,8 @@ export function report(name: string, tasks: TaskFigures[], extra: Record<string,
       })),
     );
   }
-  for (const [k, v] of Object.entries(extra)) console.log(`  ${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+  for (const [k, v] of Object.entries(extra))
+    console.log(`  ${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);
   const dir = join(ROOT, 'bench-results');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${name}.json`), `${JSON.stringify(out, null, 2)}\n`);
@@ -106,7 +107,9 @@ export function runPython(script: string, input = '', timeoutMs = 600_000): unkn
     timeout: timeoutMs,
   });
   if (r.error || r.status !== 0) {
-    console.log(`  (python comparison unavailable: ${r.error?.message ?? r.stderr.trim().split('\n').pop()})`);
+    console.log(
+      `  (python comparison unavailable: ${r.error?.message ?? r.stderr.trim().split('\n').pop()})`,
+    );
     return undefined;
   }
   try {

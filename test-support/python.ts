@@ -19,7 +19,10 @@ export function pythonHasModules(modules: readonly string[]): { ok: true } | { o
     timeout: 120_000,
   });
   if (r.status === 0) return { ok: true };
-  return { ok: false, reason: (r.stderr || r.error?.message || 'import failed').trim().split('\n').pop() ?? '' };
+  return {
+    ok: false,
+    reason: (r.stderr || r.error?.message || 'import failed').trim().split('\n').pop() ?? '',
+  };
 }
 
 /**
@@ -38,7 +41,12 @@ export function oracleAvailable(name: string, modules: readonly string[]): boole
 
 /** Runs a Python script with Debian's interpreter, feeding `input` on stdin; throws on failure. */
 export function runPython(script: string, input = '', timeoutMs = 300_000): string {
-  const r = spawnSync(PYTHON, ['-c', script], { input, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 512 * 1024 * 1024 });
+  const r = spawnSync(PYTHON, ['-c', script], {
+    input,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    maxBuffer: 512 * 1024 * 1024,
+  });
   if (r.error) throw r.error;
   if (r.status !== 0) throw new Error(`python exited with ${r.status}: ${r.stderr}`);
   return r.stdout;

@@ -180,28 +180,56 @@ function flowDepthExceeds(text: string, maxDepth: number): boolean {
   if (brackets <= maxDepth) return false;
   let depth = 0;
   let quote = '';
+  let plain = false;
+  let lineIndent = 0;
   for (let i = 0; i < text.length; i += 1) {
     const c = text[i] as string;
     if (quote) {
       if (c === '\\' && quote === '"') i += 1;
-      else if (c === quote) quote = '';
+      else if (c === quote) {
+        if (quote === "'" && text[i + 1] === "'") i += 1;
+        else quote = '';
+      }
       continue;
     }
-    if (c === '"' || c === "'") {
-      const prev = text[i - 1];
-      // Quotes open a scalar only at a token start; inside plain text they are literal.
-      if (prev === undefined || ' \t\n[{,:'.includes(prev)) quote = c;
-    } else if (c === '#') {
-      const prev = text[i - 1];
-      if (prev === undefined || prev === ' ' || prev === '\t' || prev === '\n') {
-        const nl = text.indexOf('\n', i);
-        i = nl < 0 ? text.length : nl;
-      }
+    if (c === '\n') {
+      plain = false;
+      lineIndent = 0;
+      while (text[i + 1 + lineIndent] === ' ') lineIndent += 1;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r') {
+      plain = false;
+      continue;
+    }
+    // Inside a plain scalar only flow indicators in flow context end it.
+    if (plain && (depth === 0 || !',[]{}'.includes(c))) continue;
+    plain = false;
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '#') {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl - 1;
     } else if (c === '[' || c === '{') {
       depth += 1;
       if (depth > maxDepth) return true;
-    } else if ((c === ']' || c === '}') && depth > 0) {
-      depth -= 1;
+    } else if (c === ']' || c === '}') {
+      if (depth > 0) depth -= 1;
+    } else if ((c === '|' || c === '>') && depth === 0) {
+      // A block scalar: skip its more-indented (or blank) lines, which are plain text.
+      let next = text.indexOf('\n', i);
+      while (next >= 0) {
+        let indent = 0;
+        while (text[next + 1 + indent] === ' ') indent += 1;
+        const ch = text[next + 1 + indent];
+        if (ch !== undefined && ch !== '\n' && ch !== '\r' && indent <= lineIndent) break;
+        next = text.indexOf('\n', next + 1);
+      }
+      i = next < 0 ? text.length : next - 1;
+    } else if (
+      c !== ',' &&
+      !((c === '-' || c === '?' || c === ':') && ' \t\r\n'.includes(text[i + 1] ?? ' '))
+    ) {
+      plain = true;
     }
   }
   return false;
@@ -222,6 +250,17 @@ function located(ctx: WalkContext, node: YamlNode | undefined, init: DiagnosticI
 
 /** Checks depth and duplicate keys without following aliases (so bombs cost nothing here). */
 function walk(ctx: WalkContext, node: unknown, depth: number, path: string): boolean {
+  if (isScalar(node) && node.type === 'PLAIN' && node.source === '<<') {
+    // `<<` only means something as a key; PyYAML refuses it anywhere else.
+    ctx.diagnostics.push(
+      located(ctx, node as YamlNode, {
+        code: 'yaml/syntax',
+        path,
+        message: "The merge key '<<' can only be used as a mapping key; quote it to mean the text.",
+      }),
+    );
+    return false;
+  }
   if (isMap(node) || isSeq(node)) {
     if (depth > ctx.maxDepth) {
       ctx.diagnostics.push(
@@ -237,6 +276,17 @@ function walk(ctx: WalkContext, node: unknown, depth: number, path: string): boo
   if (isMap(node)) {
     const seen = new Map<string, YamlNode>();
     for (const pair of node.items) {
+      if (isMap(pair.key) || isSeq(pair.key)) {
+        // PyYAML refuses these (unhashable keys); JavaScript objects cannot hold them either.
+        ctx.diagnostics.push(
+          located(ctx, pair.key as YamlNode, {
+            code: 'yaml/complex-key',
+            path,
+            message: 'A mapping key must be a scalar, not a mapping or a list.',
+          }),
+        );
+        return false;
+      }
       const k = keyText(pair.key);
       if (k !== undefined && ctx.duplicateKeys !== 'ignore') {
         const first = seen.get(k);
@@ -259,7 +309,7 @@ function walk(ctx: WalkContext, node: unknown, depth: number, path: string): boo
         }
       }
       const child = `${path}/${(k ?? '').replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      if (!walk(ctx, pair.key, depth + 1, path)) return false;
+      if (!isScalar(pair.key) && !walk(ctx, pair.key, depth + 1, path)) return false;
       if (!walk(ctx, pair.value, depth + 1, child)) return false;
     }
   } else if (isSeq(node)) {
@@ -301,6 +351,7 @@ function parseYaml(text: string, options: ParseDocumentOptions): ParseDocumentRe
       prettyErrors: false,
       uniqueKeys: false,
       keepSourceTokens: false,
+      logLevel: 'error',
       version: v11 ? '1.1' : '1.2',
       ...(v11 ? { schema: 'yaml-1.1', customTags: pyYamlTags, merge: true } : { schema: 'core' }),
     });
@@ -372,6 +423,7 @@ function parseJson(text: string, options: ParseDocumentOptions): ParseDocumentRe
   } catch {
     const problem = findJsonSyntaxProblem(text) ?? { offset: 0, message: 'The text is not valid JSON.' };
     const lines = new LineCounter();
+    lines.addNewLine(0);
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
     const range = rangeOf(lines, problem.offset, problem.offset + 1);
     return {
@@ -396,6 +448,7 @@ function parseJson(text: string, options: ParseDocumentOptions): ParseDocumentRe
         uniqueKeys: false,
         schema: 'json',
         version: '1.2',
+        logLevel: 'error',
       });
       return doc.errors.length ? undefined : { root: doc.contents as YamlNode | null, lines };
     } catch {
@@ -450,7 +503,7 @@ function jsonDepth(value: unknown, stopAt: number): number {
  *
  * Codes: `yaml/syntax`, `json/syntax`, `yaml/duplicate-key`,
  * `yaml/unsupported-tag`, `yaml/multiple-documents`, `yaml/alias-limit`,
- * `yaml/too-large`, `yaml/too-deep`.
+ * `yaml/complex-key`, `yaml/too-large`, `yaml/too-deep`.
  *
  * @example
  * const r = safeParseDocument('a: yes\n', { filename: 'x.yaml' });

@@ -33,14 +33,12 @@ export function findJsonSyntaxProblem(text: string): JsonSyntaxProblem | undefin
         const e = text[i + 1];
         if (e === 'u') {
           if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
-            i += 2;
             return fail('Expected four hex digits after \\u in a string.');
           }
           i += 6;
           continue;
         }
         if (e === undefined || !'"\\/bfnrt'.includes(e)) {
-          i += 1;
           return fail('Invalid escape sequence in a string.');
         }
         i += 2;

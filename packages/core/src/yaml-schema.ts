@@ -94,6 +94,17 @@ const pyYamlScalars: ScalarTag[] = [
     resolve: (src) => constructPyYamlFloat(src),
   },
   {
+    // PyYAML resolves a lone `=` to the "value" type, which its safe loader
+    // cannot build, so such a document fails there; fail the same way.
+    tag: 'tag:yaml.org,2002:value',
+    default: true,
+    test: /^=$/,
+    resolve: (src, onError) => {
+      onError("The plain scalar '=' is the YAML 1.1 value indicator, which is not supported; quote it.");
+      return src;
+    },
+  },
+  {
     // An explicit `!!timestamp` keeps its text too.
     tag: TAG_TIMESTAMP,
     default: false,

@@ -57,12 +57,10 @@ export function stderrColors(io: CliIO): Colors {
  * Core errors print their diagnostics; other errors print one line (and
  * the stack when `STACKSPEC_DEBUG` is set).
  */
-export async function runCli(
-  main: () => Promise<number | undefined> | number | undefined,
-  io: CliIO,
-): Promise<number> {
+export async function runCli(main: () => unknown, io: CliIO): Promise<number> {
   try {
-    return (await main()) ?? EXIT.ok;
+    const code = await main();
+    return typeof code === 'number' ? code : EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) return exitCodeFor(error);
     const c = stderrColors(io);

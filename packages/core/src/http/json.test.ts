@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { isStackspecError } from '../errors.js';
+import { jsonResponse, readJsonBody } from './json.js';
+
+const post = (body: string | null) => new Request('http://x/', { method: 'POST', body });
+
+describe('jsonResponse', () => {
+  it('serialises the body with a JSON content type', async () => {
+    const r = jsonResponse({ a: 1 }, { status: 201, headers: { location: '/x' } });
+    expect(r.status).toBe(201);
+    expect(r.headers.get('content-type')).toBe('application/json');
+    expect(r.headers.get('location')).toBe('/x');
+    expect(await r.json()).toEqual({ a: 1 });
+  });
+
+  it('sends an empty body for undefined', async () => {
+    const r = jsonResponse(undefined, { status: 204 });
+    expect(await r.text()).toBe('');
+    expect(r.headers.get('content-type')).toBeNull();
+  });
+});
+
+describe('readJsonBody', () => {
+  it('parses a JSON body', async () => {
+    expect(await readJsonBody(post('{"extra_specs": {"hw:cpu_policy": "dedicated"}}'))).toEqual({
+      extra_specs: { 'hw:cpu_policy': 'dedicated' },
+    });
+  });
+
+  it('says where a malformed body breaks', async () => {
+    try {
+      await readJsonBody(post('{"a": }'));
+      expect.unreachable();
+    } catch (e) {
+      expect(isStackspecError(e) && e.code).toBe('http/invalid-json');
+      expect((e as Error).message).toContain('at character 7');
+    }
+  });
+
+  it('rejects an empty body unless a value is given for it', async () => {
+    await expect(readJsonBody(post(null))).rejects.toMatchObject({ code: 'http/empty-body', status: 400 });
+    expect(await readJsonBody(post('  '), { emptyValue: {} })).toEqual({});
+  });
+
+  it('stops reading past the size limit without trusting Content-Length', async () => {
+    const big = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+      },
+    });
+    const req = new Request('http://x/', { method: 'POST', body: big, duplex: 'half' } as RequestInit);
+    await expect(readJsonBody(req, { maxBytes: 100_000 })).rejects.toMatchObject({
+      code: 'http/body-too-large',
+    });
+  });
+});

@@ -1,0 +1,194 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isStackspecError } from './errors.js';
+import { createNameRegistry } from './registry.js';
+
+function novaLike() {
+  const r = createNameRegistry<string>();
+  r.add({ name: 'hw:cpu_policy', value: 'policy' });
+  r.add({ name: 'hw:cpu_thread_policy', value: 'thread' });
+  r.add({ name: 'hw:numa_cpus.{num}', params: { num: '\\d+' }, value: 'numa_cpus' });
+  r.add({ name: 'hw:numa_mem.{num}', params: { num: '\\d+' }, value: 'numa_mem' });
+  r.add({
+    name: 'resources{group}:{rc}',
+    params: { group: '([a-zA-Z0-9_-]{1,64})?', rc: 'CUSTOM_[A-Z0-9_]+' },
+    value: 'custom-rc',
+  });
+  r.add({ name: 'resources{group}:VCPU', params: { group: '([a-zA-Z0-9_-]{1,64})?' }, value: 'vcpu' });
+  for (const t of ['HW_CPU_X86_AVX2', 'HW_CPU_X86_AVX512F', 'COMPUTE_STATUS_DISABLED']) {
+    r.add({ name: `trait{group}:${t}`, params: { group: '([a-zA-Z0-9_-]{1,64})?' }, value: `trait:${t}` });
+  }
+  return r;
+}
+
+describe('createNameRegistry: lookup', () => {
+  const r = novaLike();
+
+  it('finds plain names exactly', () => {
+    expect(r.lookup('hw:cpu_policy')).toMatchObject({ exact: true, params: {}, entry: { value: 'policy' } });
+  });
+
+  it('finds patterned names and returns their parameters', () => {
+    expect(r.lookup('hw:numa_cpus.12')).toMatchObject({
+      exact: false,
+      params: { num: '12' },
+      entry: { value: 'numa_cpus' },
+    });
+    expect(r.lookup('resources_GPU:VCPU')).toMatchObject({
+      params: { group: '_GPU' },
+      entry: { value: 'vcpu' },
+    });
+    expect(r.lookup('resources:CUSTOM_MAGIC')).toMatchObject({ params: { group: '', rc: 'CUSTOM_MAGIC' } });
+    expect(r.lookup('trait1:HW_CPU_X86_AVX2')?.entry.value).toBe('trait:HW_CPU_X86_AVX2');
+  });
+
+  it('returns nothing for keys no entry matches', () => {
+    expect(r.lookup('hw:numa_cpus.x')).toBeUndefined();
+    expect(r.lookup('hw:cpu_polcy')).toBeUndefined();
+    expect(r.lookup('trait:HW_CPU_X86_AVX3')).toBeUndefined();
+    expect(r.lookup('')).toBeUndefined();
+  });
+
+  it('still finds a patterned name written literally, flagged exact', () => {
+    expect(r.lookup('hw:numa_cpus.{num}')).toMatchObject({
+      exact: true,
+      entry: { name: 'hw:numa_cpus.{num}' },
+    });
+  });
+
+  it('gets entries by their registered name', () => {
+    expect(r.get('hw:numa_mem.{num}')?.value).toBe('numa_mem');
+    expect(r.get('hw:numa_mem.0')).toBeUndefined();
+    expect(r.size).toBe(9);
+    expect(r.entries().map((e) => e.name)[0]).toBe('hw:cpu_policy');
+  });
+});
+
+describe('createNameRegistry: layers', () => {
+  it('keeps the built-in over a plugin and reports the shadowing', () => {
+    const r = createNameRegistry<string>();
+    r.add({ name: 'hw:cpu_policy', value: 'builtin' });
+    const d = r.add({ name: 'hw:cpu_policy', value: 'plugin', layer: 'plugin', source: 'acme-filters' });
+    expect(r.lookup('hw:cpu_policy')?.entry.value).toBe('builtin');
+    expect(d).toMatchObject({ code: 'registry/shadowed', severity: 'warning' });
+    expect(d?.message).toContain("plugin 'acme-filters'");
+    expect(r.conflicts).toHaveLength(1);
+  });
+
+  it('lets a built-in registered later replace a plugin entry', () => {
+    const r = createNameRegistry<string>();
+    r.add({ name: 'x:{n}', params: { n: '\\d+' }, value: 'plugin', layer: 'plugin' });
+    r.add({ name: 'x:{n}', params: { n: '\\d+' }, value: 'builtin' });
+    expect(r.lookup('x:1')?.entry.value).toBe('builtin');
+    expect(r.size).toBe(1);
+  });
+
+  it('keeps the first of two definitions in the same layer', () => {
+    const r = createNameRegistry<string>();
+    r.add({ name: 'a', value: '1' });
+    expect(r.add({ name: 'a', value: '2' })?.code).toBe('registry/duplicate');
+    expect(r.lookup('a')?.entry.value).toBe('1');
+  });
+
+  it('prefers the stronger layer when two patterns match', () => {
+    const r = createNameRegistry<string>();
+    r.add({ name: 'ns:{x}', params: { x: '.+' }, value: 'plugin-wide', layer: 'plugin' });
+    r.add({ name: 'ns:a{y}', params: { y: '.*' }, value: 'builtin' });
+    expect(r.lookup('ns:abc')?.entry.value).toBe('builtin');
+    expect(r.lookup('ns:zzz')?.entry.value).toBe('plugin-wide');
+  });
+
+  it('reports an unknown layer', () => {
+    const r = createNameRegistry<string>({ layers: ['core'] });
+    expect(r.add({ name: 'a', value: 'x', layer: 'plugin' })?.code).toBe('registry/unknown-layer');
+    expect(r.size).toBe(0);
+  });
+
+  it('throws on a malformed name', () => {
+    const r = createNameRegistry<string>();
+    expect(() => r.add({ name: 'a{b}', value: 'x' })).toThrowError(/no pattern/);
+    try {
+      r.add({ name: 'a{b}', value: 'x' });
+    } catch (e) {
+      expect(isStackspecError(e)).toBe(true);
+    }
+  });
+
+  it('adds many and returns every clash', () => {
+    const r = createNameRegistry<number>();
+    expect(
+      r.addAll([
+        { name: 'a', value: 1 },
+        { name: 'a', value: 2 },
+        { name: 'b', value: 3 },
+      ]),
+    ).toHaveLength(1);
+  });
+});
+
+describe('createNameRegistry: suggestions', () => {
+  const r = novaLike();
+
+  it('suggests close plain names', () => {
+    expect(r.suggest('hw:cpu_polcy')).toEqual(['hw:cpu_policy']);
+    expect(r.suggest('HW:CPU_POLICY')).toContain('hw:cpu_policy');
+  });
+
+  it('suggests patterned names filled in with the key', () => {
+    expect(r.suggest('hw:numa_cpu.0')).toContain('hw:numa_cpus.0');
+    expect(r.suggest('trait:HW_CPU_X86_AVX3')).toContain('trait:HW_CPU_X86_AVX2');
+  });
+
+  it('suggests nothing for unrelated keys', () => {
+    expect(r.suggest('quota:disk_read_bytes_sec')).toEqual([]);
+  });
+});
+
+describe('createNameRegistry: properties', () => {
+  const names = fc.uniqueArray(
+    fc.record({
+      head: fc.stringMatching(/^[a-z][a-z_:.]{0,8}$/),
+      tail: fc.stringMatching(/^[a-z_:.]{0,6}$/),
+      patterned: fc.boolean(),
+    }),
+    { maxLength: 30, selector: (n) => `${n.head}|${n.tail}|${n.patterned}` },
+  );
+
+  it('finds exactly what a linear scan finds, for any names and keys', () => {
+    fc.assert(
+      fc.property(names, fc.array(fc.string({ maxLength: 16 }), { maxLength: 20 }), (entries, keys) => {
+        const r = createNameRegistry<string>();
+        const compiled: { name: string; regex: RegExp; order: number }[] = [];
+        entries.forEach((e, i) => {
+          const name = e.patterned ? `${e.head}{n}${e.tail}` : `${e.head}${e.tail}`;
+          if (r.get(name)) return;
+          r.add({ name, value: name, ...(e.patterned ? { params: { n: '[0-9]+' } } : {}) });
+          const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          compiled.push({
+            name,
+            regex: new RegExp(`^${e.patterned ? `${esc(e.head)}[0-9]+${esc(e.tail)}` : esc(name)}$`),
+            order: i,
+          });
+        });
+        const probe = [...keys, ...compiled.map((c) => c.name.replace('{n}', '42'))];
+        for (const key of probe) {
+          const exact = compiled.find((c) => c.name === key && !c.name.includes('{n}'));
+          const scan = exact ?? compiled.find((c) => c.regex.test(key));
+          expect(r.lookup(key)?.entry.name).toBe(scan?.name);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('never throws on lookups or suggestions for any key', () => {
+    const r = novaLike();
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (key) => {
+        r.lookup(key);
+        expect(Array.isArray(r.suggest(key))).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
