@@ -1,0 +1,101 @@
+import { formatMicroversion, type HeaderSource, type Microversion, parseMicroversion } from '@stackspec/core';
+import { pyInt, pyRepr, pySplitOnce, pyStrip } from './python.js';
+
+/** Oldest microversion Placement serves. */
+export const MIN_MICROVERSION = '1.0';
+/** Newest microversion of Placement 8.0 (Antelope/Bobcat era), which we mirror. */
+export const MAX_MICROVERSION = '1.39';
+
+const MAX_MINOR = 39;
+
+/** The outcome of reading `OpenStack-API-Version` the way Placement does. */
+export type PlacementVersionResult =
+  | { ok: true; version: Microversion }
+  | { ok: false; status: 400 | 406; message: string };
+
+function headerValue(headers: HeaderSource, name: string): string | undefined {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const lower = name.toLowerCase();
+  let found: string | undefined;
+  for (const [k, v] of Object.entries(headers as Record<string, string | readonly string[] | undefined>)) {
+    if (k.toLowerCase() === lower && v !== undefined) found = typeof v === 'string' ? v : v.join(',');
+  }
+  return found;
+}
+
+/**
+ * Picks the microversion of a request exactly as Placement's middleware
+ * does: the last `placement <version>` entry of `OpenStack-API-Version`
+ * counts; none means 1.0; `latest` means 1.39; each part is read like
+ * Python's `int()` (so `1.03` is 1.3 and ` 1.5 ` is 1.5). An unreadable
+ * version is a 400, a well-formed one outside 1.0–1.39 a 406, each with
+ * Placement's message.
+ *
+ * @example
+ * negotiatePlacementVersion(new Headers({ 'OpenStack-API-Version': 'placement 1.32' }));
+ * // { ok: true, version: { major: 1, minor: 32 } }
+ */
+export function negotiatePlacementVersion(headers: HeaderSource): PlacementVersionResult {
+  const header = headerValue(headers, 'openstack-api-version');
+  let text: string | undefined;
+  if (header !== undefined) {
+    for (const entry of header.split(',').reverse()) {
+      const parts = pySplitOnce(pyStrip(entry));
+      const service = parts[0];
+      if (parts.length < 2 || !service) continue;
+      const rest = pyStrip(parts[1] as string);
+      if (service.toLowerCase() === 'placement') {
+        text = rest;
+        break;
+      }
+    }
+  }
+  if (text === undefined || text === '') text = MIN_MICROVERSION;
+  if (text === 'latest') text = MAX_MICROVERSION;
+  const dot = text.indexOf('.');
+  if (dot < 0) {
+    return {
+      ok: false,
+      status: 400,
+      message: `Invalid microversion: invalid version string: ${text}; Version.__new__() missing 1 required positional argument: 'minor'`,
+    };
+  }
+  const majorText = text.slice(0, dot);
+  const minorText = text.slice(dot + 1);
+  for (const part of [majorText, minorText]) {
+    if (pyInt(part) === undefined) {
+      return {
+        ok: false,
+        status: 400,
+        message: `Invalid microversion: invalid version string: ${text}; invalid literal for int() with base 10: ${pyRepr(part)}`,
+      };
+    }
+  }
+  const major = pyInt(majorText) as bigint;
+  const minor = pyInt(minorText) as bigint;
+  if (major !== 1n || minor < 0n || minor > BigInt(MAX_MINOR)) {
+    return { ok: false, status: 406, message: `Invalid microversion: Unacceptable version header: ${text}` };
+  }
+  return { ok: true, version: { major: 1, minor: Number(minor) } };
+}
+
+/** Reads a microversion given as `1.32`, `latest` or a parsed value; throws a TypeError on anything else. */
+export function toMicroversion(version: Microversion | string): Microversion {
+  if (typeof version !== 'string') return version;
+  if (version === 'latest') return { major: 1, minor: MAX_MINOR };
+  const v = parseMicroversion(version);
+  if (!v || v.major !== 1 || v.minor > MAX_MINOR) {
+    throw new TypeError(`Not a Placement microversion (1.0 to ${MAX_MICROVERSION}): ${version}`);
+  }
+  return v;
+}
+
+/** True when `version` is at least 1.`minor`. */
+export function atLeast(version: Microversion, minor: number): boolean {
+  return version.major > 1 || (version.major === 1 && version.minor >= minor);
+}
+
+/** `1.32` for a microversion. */
+export function versionText(version: Microversion): string {
+  return formatMicroversion(version);
+}

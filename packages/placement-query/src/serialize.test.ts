@@ -1,0 +1,204 @@
+import { isStackspecError } from '@stackspec/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parsePlacementQuery, safeParsePlacementQuery } from './parse.js';
+import type { AllocationCandidatesRequest, ResourceProvidersRequest } from './request.js';
+import { normalizePlacementQuery, serializePlacementQuery } from './serialize.js';
+
+const A = '11111111-1111-1111-1111-111111111111';
+const B = '22222222-2222-2222-2222-222222222222';
+
+const traitName = fc.constantFrom(
+  'HW_CPU_X86_AVX',
+  'HW_CPU_X86_SSE',
+  'CUSTOM_GOLD',
+  'CUSTOM_SILVER',
+  'STORAGE_DISK_SSD',
+);
+const aggregate = fc.uuid();
+const rcName = fc.constantFrom('VCPU', 'MEMORY_MB', 'DISK_GB', 'CUSTOM_FPGA', 'SRIOV_NET_VF');
+const resources = fc.dictionary(rcName, fc.integer({ min: 1, max: 1_000_000 }), { minKeys: 1, maxKeys: 3 });
+const set = <T extends string>(arb: fc.Arbitrary<T>, max = 3) =>
+  fc.uniqueArray(arb, { minLength: 1, maxLength: max });
+
+describe('serializePlacementQuery', () => {
+  it('writes forbidden aggregates with ! and !in:', () => {
+    const base: ResourceProvidersRequest = {
+      endpoint: 'resource_providers',
+      microversion: '1.32',
+      memberOf: [[A, B]],
+      forbiddenAggregates: [B],
+      requiredTraits: [],
+      forbiddenTraits: [],
+    };
+    expect(serializePlacementQuery(base)).toBe(`member_of=in:${A},${B}&member_of=!${B}`);
+    expect(serializePlacementQuery({ ...base, memberOf: [], forbiddenAggregates: [B, A] })).toBe(
+      `member_of=!in:${A},${B}`,
+    );
+  });
+
+  it("throws Placement's 400 when the request needs a newer microversion", () => {
+    const req: ResourceProvidersRequest = {
+      endpoint: 'resource_providers',
+      microversion: '1.31',
+      memberOf: [],
+      forbiddenAggregates: [A],
+      requiredTraits: [],
+      forbiddenTraits: [],
+    };
+    expect(() => serializePlacementQuery(req)).toThrow(/Forbidden member_of parameters are not supported/);
+  });
+
+  it('refuses names the query syntax cannot carry', () => {
+    const req: ResourceProvidersRequest = {
+      endpoint: 'resource_providers',
+      microversion: '1.39',
+      memberOf: [],
+      forbiddenAggregates: [],
+      requiredTraits: [['A,B']],
+      forbiddenTraits: [],
+    };
+    try {
+      serializePlacementQuery(req);
+      expect.unreachable();
+    } catch (e) {
+      expect(isStackspecError(e) && e.code).toBe('placement-query/not-serializable');
+    }
+  });
+
+  it('rejects something that is not a typed request, pointing at the field', () => {
+    try {
+      serializePlacementQuery({ endpoint: 'resource_providers', microversion: '2.0' } as never);
+      expect.unreachable();
+    } catch (e) {
+      expect(isStackspecError(e) && e.diagnostics[0]?.path).toBe('/microversion');
+    }
+  });
+
+  it('round-trips /resource_providers requests (property)', () => {
+    const arb: fc.Arbitrary<ResourceProvidersRequest> = fc.record(
+      {
+        endpoint: fc.constant('resource_providers' as const),
+        microversion: fc.constant('1.39'),
+        name: fc.option(fc.string({ minLength: 1 }), { nil: undefined }),
+        uuid: fc.option(fc.uuid(), { nil: undefined }),
+        inTree: fc.option(fc.uuid(), { nil: undefined }),
+        resources: fc.option(resources, { nil: undefined }),
+        requiredTraits: fc.array(set(traitName), { maxLength: 3 }),
+        forbiddenTraits: fc.uniqueArray(traitName, { maxLength: 2 }),
+        memberOf: fc.array(set(aggregate), { maxLength: 3 }),
+        forbiddenAggregates: fc.uniqueArray(aggregate, { maxLength: 3 }),
+      },
+      {
+        requiredKeys: [
+          'endpoint',
+          'microversion',
+          'requiredTraits',
+          'forbiddenTraits',
+          'memberOf',
+          'forbiddenAggregates',
+        ],
+      },
+    );
+    fc.assert(
+      fc.property(arb, (req) => {
+        const clean = Object.fromEntries(
+          Object.entries(req).filter(([, v]) => v !== undefined),
+        ) as ResourceProvidersRequest;
+        const text = serializePlacementQuery(clean);
+        expect(parsePlacementQuery('resource_providers', text, '1.39')).toEqual(
+          normalizePlacementQuery(clean),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('round-trips /allocation_candidates requests across microversions (property)', () => {
+    const group = (suffix: string, withResources: boolean) =>
+      fc.record({
+        suffix: fc.constant(suffix),
+        resources: withResources ? resources : fc.constant({}),
+        requiredTraits: fc.array(set(traitName, 1), { maxLength: 2 }),
+        forbiddenTraits: fc.constant([] as string[]),
+        memberOf: fc.array(set(aggregate), { maxLength: 2 }),
+        forbiddenAggregates: fc.uniqueArray(aggregate, { maxLength: 2 }),
+      });
+    const arb = fc
+      .tuple(
+        fc.integer({ min: 33, max: 39 }),
+        group('', true),
+        group('_A', true),
+        fc.boolean(),
+        fc.option(fc.integer({ min: 1, max: 50 }), { nil: undefined }),
+      )
+      .map(
+        ([minor, g0, g1, two, limit]): AllocationCandidatesRequest => ({
+          endpoint: 'allocation_candidates',
+          microversion: `1.${minor}`,
+          ...(limit ? { limit } : {}),
+          groupPolicy: 'isolate',
+          sameSubtree: [],
+          groups: two ? [g0, g1] : [g0],
+        }),
+      );
+    fc.assert(
+      fc.property(arb, (req) => {
+        const text = serializePlacementQuery(req);
+        expect(parsePlacementQuery('allocation_candidates', text, req.microversion)).toEqual(
+          normalizePlacementQuery(req),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('parse then serialize then parse is stable for any accepted query (property)', () => {
+    const key = fc.constantFrom(
+      'resources',
+      'resources1',
+      'required',
+      'required1',
+      'member_of',
+      'member_of1',
+      'in_tree1',
+      'limit',
+      'group_policy',
+      'same_subtree',
+      'root_required',
+    );
+    const value = fc.constantFrom(
+      'VCPU:1',
+      'DISK_GB:5,VCPU:2',
+      'CUSTOM_A',
+      '!CUSTOM_B',
+      'in:CUSTOM_A,CUSTOM_C',
+      A,
+      `in:${A},${B}`,
+      `!${B}`,
+      `!in:${A},${B}`,
+      '3',
+      'none',
+      'isolate',
+      '1',
+      'CUSTOM_A,!CUSTOM_C',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(key, value), { maxLength: 8 }),
+        fc.integer({ min: 10, max: 39 }),
+        (pairs, minor) => {
+          const r = safeParsePlacementQuery('allocation_candidates', pairs, `1.${minor}`);
+          if (!r.ok) return;
+          const again = parsePlacementQuery(
+            'allocation_candidates',
+            serializePlacementQuery(r.request),
+            r.request.microversion,
+          );
+          expect(again).toEqual(r.request);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
