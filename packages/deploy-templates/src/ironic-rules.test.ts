@@ -1,0 +1,167 @@
+import { isStackspecError } from '@stackspec/core';
+import { describe, expect, it } from 'vitest';
+import { checkPatchDocument, checkPatchedStep, checkTemplate } from './ironic-rules.js';
+import { ironicProfile } from './profile.js';
+
+const latest = ironicProfile();
+const old = ironicProfile('21.4');
+const step = { interface: 'bios', step: 'apply_configuration', args: {}, priority: 10 };
+
+function messageOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    if (isStackspecError(e)) return `${e.status} ${e.message}`;
+    throw e;
+  }
+  throw new Error('expected a validation error');
+}
+
+describe('checkTemplate', () => {
+  it('accepts a template and normalises digit-string priorities to integers', () => {
+    const out = checkTemplate({ name: 'CUSTOM_A', steps: [{ ...step, priority: '42' }] }, latest, 'template');
+    expect(out).toEqual({ name: 'CUSTOM_A', steps: [{ ...step, priority: 42 }] });
+  });
+
+  it('keeps uuid and extra when given, including null', () => {
+    const out = checkTemplate(
+      { name: 'CUSTOM_A', steps: [step], uuid: null, extra: { a: 1 } },
+      latest,
+      'template',
+    );
+    expect(out.uuid).toBeNull();
+    expect(out.extra).toEqual({ a: 1 });
+  });
+
+  it.each([
+    [{}, "Schema error for template: 'steps' is a required property"],
+    [{ steps: [step] }, "Schema error for template: 'name' is a required property"],
+    [{ name: 'CUSTOM_A', steps: [] }, 'Schema error for template: [] is too short'],
+    [{ name: 'CUSTOM_A', steps: 'x' }, "Schema error for template: 'x' is not of type 'array'"],
+    [{ name: 7, steps: [step] }, "Schema error for template: 7 is not of type 'string'"],
+    [{ name: null, steps: [step] }, "Schema error for template: None is not of type 'string'"],
+    [{ name: '', steps: [step] }, "Schema error for template: '' is too short"],
+    [
+      { name: 'my-trait', steps: [step] },
+      "Schema error for template: 'my-trait' is not valid under any of the given schemas. Possible root cause: 'my-trait' does not match '^CUSTOM_[A-Z0-9_]+$'",
+    ],
+    [
+      { name: 'CUSTOM_A', steps: [step], colour: 1 },
+      "Schema error for template: Additional properties are not allowed ('colour' was unexpected)",
+    ],
+    [
+      { name: 'CUSTOM_A', steps: [step], extra: 'x' },
+      "Schema error for template: 'x' is not of type 'object', 'null'",
+    ],
+    [
+      { name: 'CUSTOM_A', steps: [{ ...step, args: [] }] },
+      "Schema error for template: [] is not of type 'object'",
+    ],
+    [
+      { name: 'CUSTOM_A', steps: [{ ...step, priority: -5 }] },
+      'Schema error for template: -5 is less than the minimum of 0',
+    ],
+    [
+      { name: 'CUSTOM_A', steps: [{ ...step, priority: true }] },
+      "Schema error for template: True is not valid under any of the given schemas. Possible root cause: True is not of type 'integer'",
+    ],
+    [
+      { name: 'CUSTOM_A', steps: [{ ...step, foo: 1 }] },
+      "Schema error for template: Additional properties are not allowed ('foo' was unexpected)",
+    ],
+    ['text', "Schema error for template: 'text' is not of type 'object'"],
+  ])('rejects %j with Ironic’s message', (body, message) => {
+    expect(messageOf(() => checkTemplate(body, latest, 'template'))).toBe(`400 ${message}`);
+  });
+
+  it('lists the interfaces of the release in the enum message', () => {
+    const body = { name: 'CUSTOM_A', steps: [{ ...step, interface: 'vendor' }] };
+    expect(messageOf(() => checkTemplate(body, old, 'template'))).toBe(
+      "400 Schema error for template: 'vendor' is not one of ['power', 'management', 'deploy', 'bios', 'raid']",
+    );
+    expect(checkTemplate(body, latest, 'template').steps[0]?.interface).toBe('vendor');
+  });
+
+  it('accepts a 255-character custom trait and rejects 256', () => {
+    const ok = `CUSTOM_${'A'.repeat(248)}`;
+    expect(checkTemplate({ name: ok, steps: [step] }, latest, 'template').name).toBe(ok);
+    expect(messageOf(() => checkTemplate({ name: `${ok}A`, steps: [step] }, latest, 'template'))).toMatch(
+      /is too long$/,
+    );
+  });
+
+  it('rejects a standard trait that the release does not know', () => {
+    expect(checkTemplate({ name: 'HW_NVME_BES', steps: [step] }, latest, 'template').name).toBe(
+      'HW_NVME_BES',
+    );
+    expect(messageOf(() => checkTemplate({ name: 'HW_NVME_BES', steps: [step] }, old, 'template'))).toContain(
+      'is not valid under any of the given schemas',
+    );
+  });
+
+  it('rejects duplicate steps whatever their args and priority', () => {
+    const body = { name: 'CUSTOM_A', steps: [step, { ...step, args: { a: 1 }, priority: 0 }] };
+    expect(messageOf(() => checkTemplate(body, latest, 'template'))).toBe(
+      '400 Deploy template invalid: Duplicate deploy steps. A deploy template cannot have multiple deploy steps with the same interface and step. Duplicates: interface: bios, step: apply_configuration.',
+    );
+  });
+
+  it('rejects a uuid that is not UUID-like', () => {
+    expect(
+      messageOf(() => checkTemplate({ name: 'CUSTOM_A', steps: [step], uuid: 'abc' }, latest, 'template')),
+    ).toBe('400 Expected UUID for uuid: abc');
+  });
+
+  it('refuses priorities beyond the 32-bit column instead of failing in the database', () => {
+    expect(
+      messageOf(() =>
+        checkTemplate({ name: 'CUSTOM_A', steps: [{ ...step, priority: 2 ** 31 }] }, latest, 'template'),
+      ),
+    ).toContain('larger than the largest supported value 2147483647');
+  });
+
+  it('uses the patch prefix when validating a patched template', () => {
+    expect(messageOf(() => checkTemplate({ steps: [step] }, latest, 'patch'))).toBe(
+      "400 Schema error for patch: 'name' is a required property",
+    );
+  });
+});
+
+describe('checkPatchDocument', () => {
+  it('accepts add, replace and remove operations', () => {
+    const ops = [
+      { op: 'add', path: '/extra/a', value: 1 },
+      { op: 'remove', path: '/extra/a' },
+    ];
+    expect(checkPatchDocument(ops)).toBe(ops);
+    expect(checkPatchDocument([])).toEqual([]);
+  });
+
+  it.each([
+    [{ op: 'add' }, "Schema error for patch: {'op': 'add'} is not of type 'array'"],
+    [
+      [{ op: 'test', path: '/name' }],
+      "Schema error for patch: 'test' is not one of ['add', 'replace', 'remove']",
+    ],
+    [
+      [{ op: 'add', path: 'name', value: 1 }],
+      "Schema error for patch: 'name' does not match '^(/[\\\\w-]+)+$'",
+    ],
+    [
+      [{ op: 'move', from: '/a', path: '/b' }],
+      "Schema error for patch: Additional properties are not allowed ('from' was unexpected)",
+    ],
+    [[{ path: '/name' }], "Schema error for patch: 'op' is a required property"],
+  ])('rejects %j', (patch, message) => {
+    expect(messageOf(() => checkPatchDocument(patch))).toBe(`400 ${message}`);
+  });
+});
+
+describe('checkPatchedStep', () => {
+  it('validates one step with the patch prefix', () => {
+    expect(() => checkPatchedStep(step, latest)).not.toThrow();
+    expect(messageOf(() => checkPatchedStep({ ...step, step: '' }, latest))).toBe(
+      "400 Schema error for patch: '' is too short",
+    );
+  });
+});

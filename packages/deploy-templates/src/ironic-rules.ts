@@ -1,0 +1,159 @@
+// Ironic's request validation for deploy templates, reproduced with its exact
+// messages: the jsonschema documents of the POST body, of one step and of a
+// JSON Patch, the duplicate-step rule and the uuid check.
+import {
+  CUSTOM_TRAIT_PATTERN,
+  isUuidLike,
+  MAX_TRAIT_LENGTH,
+  standardTraits,
+  ValidationError,
+} from '@stackspec/core';
+import { ironicSchemaMessage, type MiniSchema } from './json-schema.js';
+import type { IronicProfile } from './profile.js';
+import { pyRepr } from './python-repr.js';
+import { type DeployStep, findDuplicateSteps, MAX_STEP_PRIORITY } from './schema.js';
+
+const cache = new Map<IronicProfile, { template: MiniSchema; step: MiniSchema }>();
+
+/** Ironic's jsonschema documents for a template and one step, for a release profile. */
+export function ironicSchemas(profile: IronicProfile): { template: MiniSchema; step: MiniSchema } {
+  const hit = cache.get(profile);
+  if (hit) return hit;
+  const trait: MiniSchema = {
+    type: 'string',
+    minLength: 1,
+    maxLength: MAX_TRAIT_LENGTH,
+    anyOf: [
+      { pattern: CUSTOM_TRAIT_PATTERN, patternSource: '^CUSTOM_[A-Z0-9_]+$' },
+      { enum: [...standardTraits(profile.traitsRelease)] },
+    ],
+  };
+  const step: MiniSchema = {
+    type: 'object',
+    properties: {
+      args: { type: 'object' },
+      interface: { type: 'string', enum: profile.interfaces },
+      priority: {
+        anyOf: [
+          { type: 'integer', minimum: 0 },
+          { type: 'string', minLength: 1, pattern: /^[0-9]+$/, patternSource: '^[0-9]+$' },
+        ],
+      },
+      step: { type: 'string', minLength: 1 },
+    },
+    required: ['interface', 'step', 'args', 'priority'],
+    additionalProperties: false,
+  };
+  const template: MiniSchema = {
+    type: 'object',
+    properties: {
+      description: { type: ['string', 'null'], maxLength: 255 },
+      extra: { type: ['object', 'null'] },
+      name: trait,
+      steps: { type: 'array', items: step, minItems: 1 },
+      uuid: { type: ['string', 'null'] },
+    },
+    required: ['steps', 'name'],
+    additionalProperties: false,
+  };
+  const out = { template, step };
+  cache.set(profile, out);
+  return out;
+}
+
+/** Ironic's schema for a JSON Patch document (RFC 6902, restricted to add/replace/remove). */
+export const PATCH_SCHEMA: MiniSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', pattern: /^(\/[\p{L}\p{N}\p{M}\p{Pc}-]+)+$/u, patternSource: '^(/[\\w-]+)+$' },
+      op: { type: 'string', enum: ['add', 'replace', 'remove'] },
+      value: {},
+    },
+    additionalProperties: false,
+    required: ['op', 'path'],
+  },
+};
+
+/** A JSON Patch operation that passed {@link PATCH_SCHEMA}. */
+export interface PatchOperation {
+  op: 'add' | 'replace' | 'remove';
+  path: string;
+  value?: unknown;
+}
+
+function invalid(message: string, code: string): ValidationError {
+  return new ValidationError(message, { code: `deploy-templates/${code}` });
+}
+
+/** The fields a template keeps after validation, priorities as integers. */
+export interface CheckedTemplate {
+  name: string;
+  steps: DeployStep[];
+  uuid?: string | null;
+  extra?: Record<string, unknown> | null;
+}
+
+/**
+ * Validates a template the way Ironic validates a POST body (`name` =
+ * `template`) or a patched template (`name` = `patch`), and returns it with
+ * unknown keys dropped and priorities as integers. Throws `ValidationError`
+ * (400) carrying Ironic's message: the best-matching jsonschema error, the
+ * duplicate-step error, or `Expected UUID for uuid: …`.
+ */
+export function checkTemplate(
+  value: unknown,
+  profile: IronicProfile,
+  name: 'template' | 'patch',
+): CheckedTemplate {
+  const schemas = ironicSchemas(profile);
+  const schemaMessage = ironicSchemaMessage(value, schemas.template, name);
+  if (schemaMessage) throw invalid(schemaMessage, 'schema');
+  const body = value as Record<string, unknown> & { steps: Record<string, unknown>[] };
+  const duplicates = findDuplicateSteps(body.steps as { interface: string; step: string }[]);
+  if (duplicates.length) {
+    throw invalid(
+      `Deploy template invalid: Duplicate deploy steps. A deploy template cannot have multiple deploy steps with the same interface and step. Duplicates: ${duplicates
+        .map((d) => `interface: ${d.interface}, step: ${d.step}`)
+        .join('; ')}.`,
+      'duplicate-steps',
+    );
+  }
+  if (body.uuid !== undefined && body.uuid !== null && !isUuidLike(body.uuid)) {
+    throw invalid(`Expected UUID for uuid: ${String(body.uuid)}`, 'invalid-uuid');
+  }
+  const steps = body.steps.map((s) => {
+    const priority = typeof s.priority === 'string' ? Number(s.priority) : (s.priority as number);
+    // Ironic leaves the bound to the database (a 500 on PostgreSQL); refuse it cleanly instead.
+    if (!Number.isSafeInteger(priority) || priority > MAX_STEP_PRIORITY) {
+      throw invalid(
+        `Deploy template invalid: priority ${pyRepr(s.priority)} of step ${String(s.interface)}.${String(s.step)} is larger than the largest supported value ${MAX_STEP_PRIORITY}.`,
+        'priority-too-large',
+      );
+    }
+    return {
+      interface: s.interface as string,
+      step: s.step as string,
+      args: s.args as Record<string, unknown>,
+      priority,
+    };
+  });
+  const out: CheckedTemplate = { name: body.name as string, steps };
+  if ('uuid' in body) out.uuid = body.uuid as string | null;
+  if ('extra' in body) out.extra = body.extra as Record<string, unknown> | null;
+  return out;
+}
+
+/** Validates one patched step with Ironic's step schema (message prefix `Schema error for patch:`). */
+export function checkPatchedStep(step: unknown, profile: IronicProfile): void {
+  const message = ironicSchemaMessage(step, ironicSchemas(profile).step, 'patch');
+  if (message) throw invalid(message, 'schema');
+}
+
+/** Validates a JSON Patch document with Ironic's patch schema. */
+export function checkPatchDocument(patch: unknown): PatchOperation[] {
+  const message = ironicSchemaMessage(patch, PATCH_SCHEMA, 'patch');
+  if (message) throw invalid(message, 'schema');
+  return patch as PatchOperation[];
+}

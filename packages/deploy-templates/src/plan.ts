@@ -1,0 +1,390 @@
+import { createDiagnostic, type Diagnostic, ValidationError } from '@stackspec/core';
+import { type IronicProfile, ironicProfile } from './profile.js';
+import { pyRepr } from './python-repr.js';
+
+/** What a driver says about one argument of a step. */
+export interface DriverStepArgInfo {
+  description?: string;
+  required?: boolean;
+  [key: string]: unknown;
+}
+
+/** A deploy step as a node's driver reports it. Priority 0 means disabled by default. */
+export interface DriverStep {
+  interface: string;
+  step: string;
+  priority: number;
+  argsinfo?: Readonly<Record<string, DriverStepArgInfo>> | null;
+  [key: string]: unknown;
+}
+
+/** A step requested by a template or by the user: `{interface, step, args, priority}`. */
+export interface RequestedStep {
+  interface: string;
+  step: string;
+  args?: Readonly<Record<string, unknown>>;
+  priority: number;
+}
+
+/** The part of a stored template the plan needs. */
+export interface PlanTemplate {
+  name: string;
+  steps: readonly RequestedStep[];
+}
+
+/** One step of the plan, in execution order. */
+export interface PlannedDeployStep {
+  interface: string;
+  step: string;
+  priority: number;
+  args: Record<string, unknown>;
+}
+
+/** Where a planned step came from. */
+export type StepOrigin = { kind: 'driver' } | { kind: 'user' } | { kind: 'template'; template: string };
+
+/** A planned step with its origin, from {@link explainDeploySteps}. */
+export interface ExplainedDeployStep extends PlannedDeployStep {
+  origin: StepOrigin;
+}
+
+/** Input of {@link planDeploySteps}. */
+export interface PlanDeployStepsOptions {
+  /** Every deploy step of the node's driver, enabled and disabled. */
+  driverSteps: readonly DriverStep[];
+  /** Stored templates, in storage order (by id); only those named by an instance trait are used. */
+  templates: readonly PlanTemplate[];
+  /** The node's `instance_info.traits` (from the flavor and image). Missing or empty: no templates. */
+  instanceTraits?: unknown;
+  /** The node's traits; when given, every instance trait must be among them. */
+  nodeTraits?: readonly string[];
+  /** Steps passed with the provision request (`deploy_steps`); they win over template steps. */
+  userSteps?: readonly RequestedStep[];
+  /** Drop steps the driver does not (yet) report instead of failing, as Ironic does before the agent is up. */
+  skipMissing?: boolean;
+  /** Node UUID used in messages (default `the node`). */
+  nodeUuid?: string;
+  /** `interface.step` ids removed from the final list (Ironic's `[api]disallow_deploy_steps`). */
+  disallowedSteps?: readonly string[];
+  /** Release whose interface ranks and rules apply (default newest). */
+  profile?: IronicProfile;
+}
+
+/** What {@link explainDeploySteps} returns. */
+export interface DeployStepsExplanation {
+  steps: ExplainedDeployStep[];
+  /** Names of the templates that matched an instance trait, in storage order. */
+  matchedTemplates: string[];
+  /** Requested steps dropped because the driver does not report them (with `skipMissing`). */
+  skipped: { interface: string; step: string; origin: StepOrigin }[];
+}
+
+const RESERVED_STEPS = new Set(['power_on', 'power_off', 'reboot', 'hold', 'wait']);
+
+const TEMPLATE_PREFIX =
+  "Validation of deploy steps from deploy templates matching this node's instance traits failed. Matching deploy templates: ";
+const USER_PREFIX = 'Validation of deploy steps from "deploy steps" argument failed.';
+
+interface Problem {
+  ironic: string;
+  diagnostic: Diagnostic;
+}
+
+interface Requested extends RequestedStep {
+  origin: StepOrigin;
+  path: string;
+}
+
+function stepId(s: { interface: string; step: string }): string {
+  return `${s.interface}.${s.step}`;
+}
+
+function fail(message: string, code: string, diagnostics: Diagnostic[] = []): never {
+  throw new ValidationError(message, {
+    code: `deploy-templates/${code}`,
+    diagnostics: diagnostics.length
+      ? diagnostics
+      : [createDiagnostic({ code: `deploy-templates/${code}`, message })],
+  });
+}
+
+function describeOrigin(origin: StepOrigin): string {
+  return origin.kind === 'template'
+    ? `template ${origin.template}`
+    : origin.kind === 'user'
+      ? 'the deploy_steps argument'
+      : 'the driver';
+}
+
+function reprStep(s: Requested): string {
+  const { origin: _o, path: _p, ...plain } = s;
+  return pyRepr(plain);
+}
+
+function validateRequested(
+  steps: Requested[],
+  driver: ReadonlyMap<string, DriverStep>,
+  skipMissing: boolean,
+  profile: IronicProfile,
+  skipped: DeployStepsExplanation['skipped'],
+): { kept: Requested[]; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const kept: Requested[] = [];
+  for (const s of steps) {
+    if (profile.release === 'latest' && RESERVED_STEPS.has(s.step)) continue;
+    const where = `${describeOrigin(s.origin)}, step ${stepId(s)}`;
+    const d = driver.get(stepId(s));
+    if (!d) {
+      if (skipMissing) skipped.push({ interface: s.interface, step: s.step, origin: s.origin });
+      else
+        problems.push({
+          ironic: `node does not support this deploy step: ${reprStep(s)}`,
+          diagnostic: createDiagnostic({
+            code: 'deploy-templates/unsupported-step',
+            path: s.path,
+            message: `${where}: the node's driver has no deploy step ${stepId(s)}.`,
+            hint: 'Check the driver interfaces set on the node, or remove the step from the template.',
+          }),
+        });
+      continue;
+    }
+    const argsinfo = d.argsinfo ?? {};
+    const args = s.args ?? {};
+    const unexpected = Object.keys(args).filter((a) => !Object.hasOwn(argsinfo, a));
+    if (unexpected.length) {
+      const known = Object.keys(argsinfo);
+      problems.push({
+        ironic: `deploy step ${reprStep(s)} has these unexpected arguments: ${unexpected.join(', ')}`,
+        diagnostic: createDiagnostic({
+          code: 'deploy-templates/unexpected-arguments',
+          path: `${s.path}/args`,
+          message: `${where}: the driver does not accept the argument${unexpected.length > 1 ? 's' : ''} ${unexpected.join(', ')}.`,
+          hint: known.length ? `Accepted arguments: ${known.join(', ')}.` : 'This step takes no arguments.',
+        }),
+      });
+    }
+    if (s.priority > 0) {
+      const missing = Object.entries(argsinfo)
+        .filter(([name, info]) => info?.required === true && !Object.hasOwn(args, name))
+        .map(([name, info]) => (info?.description ? `${name} (${info.description})` : name));
+      if (missing.length) {
+        problems.push({
+          ironic: `deploy step ${reprStep(s)} is missing these required arguments: ${missing.join(', ')}`,
+          diagnostic: createDiagnostic({
+            code: 'deploy-templates/missing-arguments',
+            path: `${s.path}/args`,
+            message: `${where}: required argument${missing.length > 1 ? 's' : ''} missing: ${missing.join(', ')}.`,
+            hint: 'Add them to args, or set priority 0 to disable the step instead.',
+          }),
+        });
+      }
+      if (d.interface === 'deploy' && d.step === 'deploy') {
+        problems.push({
+          ironic: `deploy step ${s.step} on interface ${s.interface} is a core step and cannot be overridden by user steps. It may be disabled by setting the priority to 0`,
+          diagnostic: createDiagnostic({
+            code: 'deploy-templates/core-step',
+            path: `${s.path}/priority`,
+            message: `${where}: deploy.deploy is the core step; its priority cannot be changed, only set to 0 to disable it.`,
+            hint: 'Use priority 0 or remove the step.',
+          }),
+        });
+      }
+    }
+    kept.push(s);
+  }
+  const counts = new Map<string, Requested[]>();
+  for (const s of kept) counts.set(stepId(s), [...(counts.get(stepId(s)) ?? []), s]);
+  const dups = [...counts.entries()].filter(([, list]) => list.length > 1);
+  if (dups.length) {
+    problems.push({
+      ironic: `deploy steps from all deploy templates matching this node's instance traits cannot have the same interface and step. Duplicate deploy steps for ${dups.map(([id]) => id).join(', ')}`,
+      diagnostic: createDiagnostic({
+        code: 'deploy-templates/duplicate-step',
+        path: dups[0]?.[1][1]?.path ?? '',
+        message: `The same deploy step is requested more than once: ${dups
+          .map(([id, list]) => `${id} by ${list.map((s) => describeOrigin(s.origin)).join(' and ')}`)
+          .join('; ')}.`,
+        hint: 'Each interface.step may appear once across all matching templates; merge the arguments into one step.',
+      }),
+    });
+  }
+  return { kept, problems };
+}
+
+function checkTraits(options: PlanDeployStepsOptions, node: string): string[] {
+  const raw = options.instanceTraits;
+  if (raw === undefined || raw === null || raw === '' || (Array.isArray(raw) && raw.length === 0)) return [];
+  if (!Array.isArray(raw) || raw.some((t) => typeof t !== 'string')) {
+    fail(
+      `Error parsing traits from Node ${node} instance_info field. A list of strings is expected.`,
+      'invalid-instance-traits',
+    );
+  }
+  const traits = raw as string[];
+  if (options.nodeTraits) {
+    const have = new Set(options.nodeTraits);
+    const missing = [...new Set(traits.filter((t) => !have.has(t)))];
+    if (missing.length) {
+      fail(
+        `Cannot specify instance traits that are not also set on the node. Node ${node} is missing traits ${missing.join(', ')}`,
+        'missing-node-traits',
+      );
+    }
+  }
+  return traits;
+}
+
+function raise(prefix: string, problems: Problem[]): never {
+  fail(
+    prefix + problems.map((p) => p.ironic).join('; '),
+    'plan-invalid',
+    problems.map((p) => p.diagnostic),
+  );
+}
+
+/**
+ * Like {@link planDeploySteps}, and also says where each step came from,
+ * which templates matched and which steps were skipped as missing.
+ */
+export function explainDeploySteps(options: PlanDeployStepsOptions): DeployStepsExplanation {
+  const profile = options.profile ?? ironicProfile();
+  const node = options.nodeUuid ?? 'the node';
+  const rank = profile.interfaceRank;
+  for (const [i, d] of options.driverSteps.entries()) {
+    if (!Object.hasOwn(rank, d.interface)) {
+      fail(
+        `Driver step ${i} (${d.interface}.${d.step}) names the interface ${d.interface}, which is not a deploy interface (${profile.interfaces.join(', ')}).`,
+        'invalid-driver-step',
+        [
+          createDiagnostic({
+            code: 'deploy-templates/invalid-driver-step',
+            path: `/driverSteps/${i}/interface`,
+            message: `The driver step ${d.interface}.${d.step} names an interface that has no deploy steps.`,
+          }),
+        ],
+      );
+    }
+  }
+  // Ironic collects driver steps interface by interface (in rank order) and,
+  // within an interface, by method name.
+  const interfaceOrder = new Map(profile.interfaces.map((name, i) => [name, i]));
+  const driverSteps = [...options.driverSteps].sort(
+    (a, b) =>
+      (interfaceOrder.get(a.interface) ?? 0) - (interfaceOrder.get(b.interface) ?? 0) ||
+      (a.step < b.step ? -1 : a.step > b.step ? 1 : 0),
+  );
+  const byId = new Map<string, DriverStep>();
+  for (const d of driverSteps) byId.set(stepId(d), d);
+
+  const traits = checkTraits(options, node);
+  const wanted = new Set(traits);
+  const matched = traits.length
+    ? options.templates.map((t, i) => ({ t, i })).filter(({ t }) => wanted.has(t.name))
+    : [];
+  const skipped: DeployStepsExplanation['skipped'] = [];
+
+  const templateSteps: Requested[] = matched.flatMap(({ t, i }) =>
+    t.steps.map((s, j) => ({
+      interface: s.interface,
+      step: s.step,
+      args: { ...(s.args ?? {}) },
+      priority: s.priority,
+      origin: { kind: 'template' as const, template: t.name },
+      path: `/templates/${i}/steps/${j}`,
+    })),
+  );
+  const templateCheck = validateRequested(
+    templateSteps,
+    byId,
+    options.skipMissing === true,
+    profile,
+    skipped,
+  );
+  if (templateCheck.problems.length) {
+    raise(`${TEMPLATE_PREFIX}${matched.map(({ t }) => t.name).join(',')}. Errors: `, templateCheck.problems);
+  }
+  const userSteps: Requested[] = (options.userSteps ?? []).map((s, j) => ({
+    ...s,
+    args: { ...(s.args ?? {}) },
+    origin: { kind: 'user' as const },
+    path: `/userSteps/${j}`,
+  }));
+  const userCheck = userSteps.length
+    ? validateRequested(userSteps, byId, options.skipMissing === true, profile, skipped)
+    : { kept: [], problems: [] };
+  if (userCheck.problems.length) raise(USER_PREFIX, userCheck.problems);
+
+  const userIds = new Set(userCheck.kept.map(stepId));
+  const requested = [...userCheck.kept, ...templateCheck.kept.filter((s) => !userIds.has(stepId(s)))];
+  const requestedIds = new Set(requested.map(stepId));
+  const merged: ExplainedDeployStep[] = [
+    ...driverSteps
+      .filter((d) => d.priority !== 0 && !requestedIds.has(stepId(d)))
+      .map((d) => ({
+        interface: d.interface,
+        step: d.step,
+        priority: d.priority,
+        args: {},
+        origin: { kind: 'driver' as const },
+      })),
+    ...requested
+      .filter((s) => s.priority > 0)
+      .map((s) => ({
+        interface: s.interface,
+        step: s.step,
+        priority: s.priority,
+        args: { ...(s.args ?? {}) },
+        origin: s.origin,
+      })),
+  ];
+  // Array.prototype.sort is stable, like Python's sorted(reverse=True).
+  merged.sort((a, b) => b.priority - a.priority || (rank[b.interface] ?? 0) - (rank[a.interface] ?? 0));
+  const disallowed = new Set(options.disallowedSteps ?? []);
+  const steps = disallowed.size ? merged.filter((s) => !disallowed.has(stepId(s))) : merged;
+  if (!steps.length) fail(`no steps returned for node ${node}`, 'no-steps');
+  return { steps, matchedTemplates: matched.map(({ t }) => t.name), skipped };
+}
+
+/**
+ * The deploy steps a node will run, in order, given its driver's steps, the
+ * stored templates and the traits requested for the instance — Ironic's
+ * conductor algorithm:
+ *
+ * 1. templates whose name equals an instance trait are selected (storage
+ *    order); traits without a template are ignored;
+ * 2. their steps, and any user steps, are validated against every driver
+ *    step: unknown steps, unexpected or missing arguments, changing the
+ *    core `deploy.deploy` step, and the same `interface.step` twice are
+ *    errors (all collected, joined with `; `); with `skipMissing` unknown
+ *    steps are dropped instead;
+ * 3. user steps beat template steps; a requested step replaces the driver's
+ *    step of the same `interface.step` (so priority 0 disables it);
+ * 4. enabled steps are sorted by priority, then interface rank (stable:
+ *    driver, then user, then template steps on a full tie).
+ *
+ * Throws core's `ValidationError` (400) whose message is Ironic's and whose
+ * diagnostics name the template (`/templates/<i>/steps/<j>`) and step at
+ * fault (codes `deploy-templates/unsupported-step`, `…/unexpected-arguments`,
+ * `…/missing-arguments`, `…/core-step`, `…/duplicate-step`,
+ * `…/invalid-instance-traits`, `…/missing-node-traits`, `…/no-steps`).
+ *
+ * @example
+ * planDeploySteps({
+ *   driverSteps: [{ interface: 'deploy', step: 'deploy', priority: 100 },
+ *                 { interface: 'raid', step: 'create_configuration', priority: 0,
+ *                   argsinfo: { logical_disks: { required: true } } }],
+ *   templates: [{ name: 'CUSTOM_RAID1', steps: [{ interface: 'raid', step: 'create_configuration',
+ *                 args: { logical_disks: [] }, priority: 10 }] }],
+ *   instanceTraits: ['CUSTOM_RAID1'],
+ * });
+ * // [{ interface: 'deploy', step: 'deploy', priority: 100, args: {} },
+ * //  { interface: 'raid', step: 'create_configuration', priority: 10, args: { logical_disks: [] } }]
+ */
+export function planDeploySteps(options: PlanDeployStepsOptions): PlannedDeployStep[] {
+  return explainDeploySteps(options).steps.map(({ interface: iface, step, priority, args }) => ({
+    interface: iface,
+    step,
+    priority,
+    args,
+  }));
+}
