@@ -1,0 +1,56 @@
+export type {
+  Capabilities,
+  ReadCapabilitiesOptions,
+  ReadCapabilitiesResult,
+  Requirements,
+  RequirementsMatch,
+} from './capabilities.js';
+export {
+  canonicalValue,
+  matchRequirements,
+  RESOURCE_TYPE_KEY,
+  readCapabilities,
+  satisfiesFilter,
+} from './capabilities.js';
+export type {
+  Candidate,
+  HeatEnvironment,
+  ParseEnvironmentOptions,
+  ParseEnvironmentResult,
+  RegistryEntry,
+  RegistryEntryKind,
+} from './environment.js';
+export {
+  ENVIRONMENT_SECTIONS,
+  EVENT_SINK_TYPES,
+  HOOK_TYPES,
+  isTemplateName,
+  MERGE_STRATEGIES,
+  parseEnvironment,
+  REQUIRES_SECTION,
+  RESTRICTED_ACTIONS,
+  safeParseEnvironment,
+} from './environment.js';
+export { MAX_ENVIRONMENT_BYTES, MAX_TEMPLATE_SIZE } from './load.js';
+export type {
+  MergedEnvironment,
+  MergeEnvironmentsOptions,
+  MergeEnvironmentsResult,
+  ParameterType,
+} from './merge.js';
+export { mergeEnvironments } from './merge.js';
+export type { PathOptions } from './paths.js';
+export { resolveReference } from './paths.js';
+export type {
+  CandidateVerdict,
+  ReadTemplate,
+  ResolveEnvironmentOptions,
+  ResolveEnvironmentResult,
+} from './resolve.js';
+export { resolveEnvironment } from './resolve.js';
+export type { StripCapabilitiesResult } from './strip.js';
+export { stripCapabilities } from './strip.js';
+export type { HeatTemplate, ParseTemplateOptions, ParseTemplateResult } from './template.js';
+export { parseTemplate, safeParseTemplate } from './template.js';
+export type { TemplateVersion, VersionKey } from './versions.js';
+export { CAPABILITIES_SECTION, TEMPLATE_VERSIONS, VERSION_KEYS } from './versions.js';
