@@ -1,0 +1,79 @@
+import { spawn } from 'node:child_process';
+import { type ExecResult, RemoteError } from '../remote.js';
+
+/** Options for {@link runProcess}. */
+export interface RunProcessOptions {
+  input?: string | Uint8Array;
+  env?: NodeJS.ProcessEnv;
+  /** Kill the process after this many milliseconds (0 = never). */
+  timeoutMs?: number;
+  /** Keep at most this many bytes of each stream (default 64 MiB). */
+  maxBytes?: number;
+}
+
+/** Runs argv (no shell of ours in between) and collects its output; rejects only when it cannot start or times out. */
+export function runProcess(argv: readonly string[], options: RunProcessOptions = {}): Promise<ExecResult> {
+  const [file, ...args] = argv;
+  if (!file) return Promise.reject(new RemoteError('No program to run.', { code: 'remote/bad-command' }));
+  const max = options.maxBytes ?? 64 * 1024 * 1024;
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let outBytes = 0;
+    let errBytes = 0;
+    let timedOut = false;
+    const timer =
+      options.timeoutMs && options.timeoutMs > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            child.kill('SIGKILL');
+          }, options.timeoutMs)
+        : undefined;
+    child.stdout.on('data', (b: Buffer) => {
+      if (outBytes < max) out.push(b);
+      outBytes += b.length;
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      if (errBytes < max) err.push(b);
+      errBytes += b.length;
+    });
+    child.on('error', (e) => {
+      if (timer) clearTimeout(timer);
+      reject(
+        new RemoteError(`Could not start ${file}: ${e.message}`, { code: 'remote/spawn-failed', cause: e }),
+      );
+    });
+    child.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      if (timedOut) {
+        reject(
+          new RemoteError(`The command did not finish within ${options.timeoutMs} ms and was stopped.`, {
+            code: 'remote/timeout',
+          }),
+        );
+        return;
+      }
+      resolve({
+        exitCode: code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : 1),
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      });
+    });
+    // A command that does not read stdin closes it early; that is not an error.
+    child.stdin.on('error', () => {});
+    if (options.input !== undefined) child.stdin.end(options.input);
+    else child.stdin.end();
+  });
+}
+
+function signalNumber(signal: NodeJS.Signals): number | undefined {
+  const table: Partial<Record<NodeJS.Signals, number>> = {
+    SIGHUP: 1,
+    SIGINT: 2,
+    SIGKILL: 9,
+    SIGTERM: 15,
+    SIGPIPE: 13,
+  };
+  return table[signal];
+}

@@ -1,0 +1,69 @@
+export type { ChrootRemoteOptions } from './adapters/chroot.js';
+export { createChrootRemote } from './adapters/chroot.js';
+export type {
+  DryRunOptions,
+  DryRunRemote,
+  RemoteCall,
+  SimulatedMachine,
+  SimulatedScript,
+} from './adapters/dry-run.js';
+export { createDryRunRemote, parseScriptFile } from './adapters/dry-run.js';
+export type { LocalRemoteOptions } from './adapters/local.js';
+export { createLocalRemote } from './adapters/local.js';
+export type { CommandStyle, PackageFamily, ParsedPackageCommand, RedhatInstaller } from './commands.js';
+export {
+  batchCheckCommand,
+  checkCommand,
+  installCommand,
+  packageWord,
+  parseBatchCheck,
+  parsePackageCommand,
+  runScriptCommand,
+  scriptFile,
+} from './commands.js';
+export { DISTRO_FAMILIES, familyOf, SAHARA_DISTRO_FAMILIES } from './families.js';
+export type { CheckImageSpecResult, LoadImageSpecOptions } from './load.js';
+export {
+  BUILTIN_VALIDATOR_TYPES,
+  checkImageSpec,
+  loadImageSpec,
+  MAX_RESOURCE_BYTES,
+  RESERVED_ARGUMENT_NAMES,
+} from './load.js';
+export type { PyMapping, PyValue } from './py-value.js';
+export { PyFloat, pyEquals, pyRepr, pyStr, pyTruthy } from './py-value.js';
+export type { ExecOptions, ExecResult, Remote, WriteFileOptions } from './remote.js';
+export { DISTRO_PROBE, probeDistro, RemoteError } from './remote.js';
+export { exportLine, isShellName, shellQuote, sudoCommand, withEnv } from './shell.js';
+export type {
+  AllNode,
+  AnyNode,
+  ArgumentCaseNode,
+  ArgumentSetNode,
+  CaseBranch,
+  CopyScriptNode,
+  CustomNode,
+  ImageArgument,
+  ImageSpec,
+  OsCaseNode,
+  PackageNode,
+  PackageRef,
+  ScriptNode,
+  SpecLocation,
+  ValidatorNode,
+} from './spec.js';
+export type {
+  CommandRecord,
+  ValidateImageOptions,
+  ValidationEvent,
+  ValidationFailure,
+  ValidationReport,
+  ValidatorResult,
+} from './validate.js';
+export { saharaCommandMessage, validateImage } from './validate.js';
+export type {
+  ValidatorDefinition,
+  ValidatorLoadContext,
+  ValidatorRunContext,
+} from './validator-definition.js';
+export { defineValidator } from './validator-definition.js';

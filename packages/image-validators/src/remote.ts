@@ -1,0 +1,73 @@
+import { StackspecError, type StackspecErrorOptions } from '@stackspec/core';
+
+/** Options of {@link Remote.exec}. */
+export interface ExecOptions {
+  /** Variables set for the command only; values reach it literally (never expanded by a shell). */
+  env?: Readonly<Record<string, string>>;
+  /** Text written to the command's standard input, which is then closed. Without it stdin is empty. */
+  input?: string;
+  /** Run as root (through passwordless `sudo` when the remote user is not root). Default `false`. */
+  asRoot?: boolean;
+}
+
+/** What a command did. A non-zero `exitCode` is a normal result, not an exception. */
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of {@link Remote.writeFile}. */
+export interface WriteFileOptions {
+  /** Permission bits, e.g. `0o755`; default: the target's umask. */
+  mode?: number;
+  /** Write as root. Default `false`. */
+  asRoot?: boolean;
+}
+
+/**
+ * The machine a spec is validated against. Implement it to validate anything
+ * reachable: the package ships local, chroot, SSH and dry-run remotes.
+ *
+ * `exec` runs `command` with a POSIX shell (`sh -c`) and resolves even when the
+ * command fails; it rejects only when the command could not be run at all
+ * (a lost connection, a missing binary for the transport itself).
+ */
+export interface Remote {
+  exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  writeFile(path: string, content: string | Uint8Array, options?: WriteFileOptions): Promise<void>;
+  /** The distribution id in lower case, such as `ubuntu`, `centos`, `debian`, `rhel`. */
+  distro(): Promise<string>;
+  /** Releases connections; optional. */
+  close?(): Promise<void>;
+}
+
+/**
+ * A remote could not run a command or reach its machine (connection refused,
+ * host key rejected, timeout). Kind `http`, status 502; codes under `remote/`.
+ */
+export class RemoteError extends StackspecError {
+  constructor(message: string, options: StackspecErrorOptions = {}) {
+    super('http', 502, message, { code: 'remote/failed', ...options });
+    this.name = 'RemoteError';
+  }
+}
+
+// The shell snippet every real remote uses to name its distribution: os-release's ID,
+// else lsb_release (what the first Sahara release asked).
+export const DISTRO_PROBE =
+  'if [ -r /etc/os-release ]; then . /etc/os-release && printf "%s\\n" "$ID"; ' +
+  'elif command -v lsb_release >/dev/null 2>&1; then lsb_release -is; ' +
+  'elif [ -r /etc/redhat-release ]; then echo rhel; elif [ -r /etc/debian_version ]; then echo debian; fi';
+
+/** Runs {@link DISTRO_PROBE} through `exec` and normalises the answer. Throws `RemoteError` when nothing answers. */
+export async function probeDistro(exec: (command: string) => Promise<ExecResult>): Promise<string> {
+  const r = await exec(DISTRO_PROBE);
+  const id = r.stdout.trim().split('\n')[0]?.trim().toLowerCase() ?? '';
+  if (r.exitCode !== 0 || !id) {
+    throw new RemoteError('The distribution of the machine could not be determined (no /etc/os-release).', {
+      code: 'remote/unknown-distro',
+    });
+  }
+  return id;
+}
