@@ -1,3 +1,5 @@
+export type { PgliteStoreOptions } from './adapters/pglite.js';
+export { createPgliteStore } from './adapters/pglite.js';
 export type { CheckedTemplate, PatchOperation } from './ironic-rules.js';
 export {
   checkPatchDocument,
@@ -47,3 +49,14 @@ export {
   templateDiagnostic,
   validateDeployTemplate,
 } from './schema.js';
+export type { SqlDriver, SqlExecutor, SqlStoreOptions } from './store/sql-store.js';
+export { createSqlStore, MIGRATIONS, OBJECT_VERSION } from './store/sql-store.js';
+export type {
+  DeployTemplateStore,
+  ListTemplatesOptions,
+  NewTemplate,
+  SortKey,
+  StoredTemplate,
+  TemplateChanges,
+} from './store/types.js';
+export { SORT_KEYS } from './store/types.js';

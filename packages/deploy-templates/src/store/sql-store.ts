@@ -1,0 +1,433 @@
+import {
+  ConflictError,
+  createDiagnostic,
+  describeError,
+  HttpError,
+  isStackspecError,
+  type StackspecError,
+} from '@stackspec/core';
+import type { DeployStep } from '../schema.js';
+import type {
+  DeployTemplateStore,
+  ListTemplatesOptions,
+  NewTemplate,
+  SortKey,
+  StoredTemplate,
+  TemplateChanges,
+} from './types.js';
+import { SORT_KEYS } from './types.js';
+
+/** Something that runs one SQL statement with `$1`-style parameters. */
+export interface SqlExecutor {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<{ rows: T[] }>;
+}
+
+/** A PostgreSQL connection (PGlite or `pg`) as the SQL store needs it. */
+export interface SqlDriver extends SqlExecutor {
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Options shared by the SQL stores. */
+export interface SqlStoreOptions {
+  /** PostgreSQL schema holding the tables (created when missing); default `public`. */
+  schema?: string;
+  /** Current time; default the system clock with microseconds. */
+  clock?: () => Date;
+}
+
+/** The object version Ironic records on each row. */
+export const OBJECT_VERSION = '1.1';
+
+/** Ordered schema migrations; each runs once, in its own transaction. */
+export const MIGRATIONS: readonly { version: number; name: string; sql: (s: string) => string }[] = [
+  {
+    version: 1,
+    name: 'deploy templates and their steps',
+    sql: (s) => `
+      CREATE TABLE ${s}.deploy_templates (
+        id SERIAL PRIMARY KEY,
+        uuid VARCHAR(36) NOT NULL,
+        name VARCHAR(255) NOT NULL,
+        extra TEXT,
+        version VARCHAR(15),
+        created_at TIMESTAMP(6) NOT NULL,
+        updated_at TIMESTAMP(6),
+        CONSTRAINT uniq_deploytemplates0uuid UNIQUE (uuid),
+        CONSTRAINT uniq_deploytemplates0name UNIQUE (name)
+      );
+      CREATE TABLE ${s}.deploy_template_steps (
+        id SERIAL PRIMARY KEY,
+        deploy_template_id INTEGER NOT NULL REFERENCES ${s}.deploy_templates (id),
+        interface VARCHAR(255) NOT NULL,
+        step VARCHAR(255) NOT NULL,
+        args TEXT NOT NULL,
+        priority INTEGER NOT NULL,
+        version VARCHAR(15),
+        created_at TIMESTAMP(6) NOT NULL,
+        updated_at TIMESTAMP(6)
+      );
+      CREATE INDEX deploy_template_id ON ${s}.deploy_template_steps (deploy_template_id);
+      CREATE INDEX deploy_template_steps_interface_idx ON ${s}.deploy_template_steps (interface);
+      CREATE INDEX deploy_template_steps_step_idx ON ${s}.deploy_template_steps (step);
+    `,
+  },
+];
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** The wall clock as a `Date`; microseconds are added when formatting. */
+function systemClock(): Date {
+  return new Date();
+}
+
+let lastMicros = 0;
+function timestamp(clock: () => Date, injected: boolean): string {
+  const date = clock();
+  let micros = date.getTime() * 1000;
+  if (!injected) {
+    // Date has millisecond precision; add sub-millisecond digits from the
+    // monotonic clock and keep the sequence strictly increasing.
+    micros += Math.floor((performance.now() % 1) * 1000);
+    if (micros <= lastMicros) micros = lastMicros + 1;
+    lastMicros = micros;
+  }
+  const base = new Date(Math.floor(micros / 1000)).toISOString().slice(0, 19);
+  return `${base}.${String(micros % 1_000_000).padStart(6, '0')}`;
+}
+
+const SELECT_TEMPLATE = (s: string) => `
+  SELECT t.id, t.uuid, t.name, t.extra, t.version,
+         to_char(t.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.US') AS created_at,
+         to_char(t.updated_at, 'YYYY-MM-DD"T"HH24:MI:SS.US') AS updated_at
+  FROM ${s}.deploy_templates t`;
+
+interface TemplateRow {
+  id: number;
+  uuid: string;
+  name: string;
+  extra: string | null;
+  version: string | null;
+  created_at: string;
+  updated_at: string | null;
+}
+
+interface StepRow {
+  deploy_template_id: number;
+  interface: string;
+  step: string;
+  args: string;
+  priority: number;
+}
+
+function conflictFrom(
+  error: unknown,
+  template: { name?: string; uuid?: string },
+): StackspecError | undefined {
+  const e = error as { code?: string; constraint?: string };
+  if (e?.code !== '23505') return undefined;
+  if (e.constraint === 'uniq_deploytemplates0uuid') {
+    return new ConflictError(`A deploy template with UUID ${template.uuid} already exists.`, {
+      code: 'deploy-templates/duplicate-uuid',
+      cause: error,
+    });
+  }
+  return new ConflictError(`A deploy template with name ${template.name} already exists.`, {
+    code: 'deploy-templates/duplicate-name',
+    cause: error,
+  });
+}
+
+/** Storage failures other than conflicts: wrapped so callers only see core's error family. */
+function storageError(error: unknown): StackspecError {
+  if (isStackspecError(error)) return error;
+  const message = `The deploy template storage failed: ${describeError(error)}`;
+  return new HttpError(500, message, {
+    code: 'deploy-templates/storage',
+    cause: error,
+    diagnostics: [createDiagnostic({ code: 'deploy-templates/storage', message })],
+  });
+}
+
+/**
+ * The store on any PostgreSQL driver: the spec's two tables with their
+ * unique keys and indexes, versioned migrations applied on first use under
+ * an advisory lock, one transaction per write.
+ */
+export function createSqlStore(driver: SqlDriver, options: SqlStoreOptions = {}): DeployTemplateStore {
+  const schema = quoteIdent(options.schema ?? 'public');
+  const clock = options.clock ?? systemClock;
+  const now = () => timestamp(clock, options.clock !== undefined);
+  let ready: Promise<void> | undefined;
+
+  async function migrate(): Promise<void> {
+    await driver.transaction(async (tx) => {
+      // One migrator at a time per schema, across processes.
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`stackspec-deploy-templates:${schema}`]);
+      await tx.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await tx.query(
+        `CREATE TABLE IF NOT EXISTS ${schema}.deploy_templates_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMP(6) NOT NULL DEFAULT (now() AT TIME ZONE 'utc'))`,
+      );
+      const { rows } = await tx.query<{ version: number }>(
+        `SELECT version FROM ${schema}.deploy_templates_migrations`,
+      );
+      const done = new Set(rows.map((r) => Number(r.version)));
+      for (const m of MIGRATIONS) {
+        if (done.has(m.version)) continue;
+        for (const statement of m.sql(schema).split(';')) {
+          if (statement.trim()) await tx.query(statement);
+        }
+        await tx.query(`INSERT INTO ${schema}.deploy_templates_migrations (version, name) VALUES ($1, $2)`, [
+          m.version,
+          m.name,
+        ]);
+      }
+    });
+  }
+
+  function ensureReady(): Promise<void> {
+    ready ??= migrate().catch((e) => {
+      ready = undefined;
+      throw storageError(e);
+    });
+    return ready;
+  }
+
+  async function hydrate(db: SqlExecutor, rows: TemplateRow[]): Promise<StoredTemplate[]> {
+    if (!rows.length) return [];
+    const ids = rows.map((r) => r.id);
+    const { rows: stepRows } = await db.query<StepRow>(
+      `SELECT deploy_template_id, interface, step, args, priority FROM ${schema}.deploy_template_steps WHERE deploy_template_id = ANY($1::int[]) ORDER BY id`,
+      [ids],
+    );
+    const byTemplate = new Map<number, DeployStep[]>();
+    for (const s of stepRows) {
+      const list = byTemplate.get(s.deploy_template_id) ?? [];
+      list.push({
+        interface: s.interface,
+        step: s.step,
+        args: JSON.parse(s.args),
+        priority: Number(s.priority),
+      });
+      byTemplate.set(s.deploy_template_id, list);
+    }
+    return rows.map((r) => ({
+      id: Number(r.id),
+      uuid: r.uuid,
+      name: r.name,
+      steps: byTemplate.get(r.id) ?? [],
+      extra: r.extra ? (JSON.parse(r.extra) as Record<string, unknown>) : {},
+      version: r.version ?? OBJECT_VERSION,
+      created_at: `${r.created_at}+00:00`,
+      updated_at: r.updated_at ? `${r.updated_at}+00:00` : null,
+    }));
+  }
+
+  async function insertSteps(
+    tx: SqlExecutor,
+    id: number,
+    steps: readonly DeployStep[],
+    at: string,
+  ): Promise<void> {
+    if (!steps.length) return;
+    const values: unknown[] = [];
+    const tuples = steps.map((s, i) => {
+      values.push(id, s.interface, s.step, JSON.stringify(s.args), s.priority, OBJECT_VERSION, at);
+      const b = i * 7;
+      return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7})`;
+    });
+    await tx.query(
+      `INSERT INTO ${schema}.deploy_template_steps (deploy_template_id, interface, step, args, priority, version, created_at) VALUES ${tuples.join(', ')}`,
+      values,
+    );
+  }
+
+  async function selectOne(
+    db: SqlExecutor,
+    where: string,
+    param: unknown,
+    lock = false,
+  ): Promise<StoredTemplate | undefined> {
+    const { rows } = await db.query<TemplateRow>(
+      `${SELECT_TEMPLATE(schema)} WHERE ${where}${lock ? ' FOR UPDATE' : ''}`,
+      [param],
+    );
+    return (await hydrate(db, rows))[0];
+  }
+
+  async function guarded<T>(fn: () => Promise<T>, names: { name?: string; uuid?: string } = {}): Promise<T> {
+    await ensureReady();
+    try {
+      return await fn();
+    } catch (e) {
+      if (isStackspecError(e)) throw e;
+      throw conflictFrom(e, names) ?? storageError(e);
+    }
+  }
+
+  const sortColumn = (key: SortKey) =>
+    key === 'name' || key === 'uuid' || key === 'version' ? `t.${key} COLLATE "C"` : `t.${key}`;
+
+  return {
+    create(template: NewTemplate) {
+      return guarded(
+        () =>
+          driver.transaction(async (tx) => {
+            const at = now();
+            const { rows } = await tx.query<{ id: number }>(
+              `INSERT INTO ${schema}.deploy_templates (uuid, name, extra, version, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+              [template.uuid, template.name, JSON.stringify(template.extra ?? {}), OBJECT_VERSION, at],
+            );
+            const id = Number(rows[0]?.id);
+            await insertSteps(tx, id, template.steps, at);
+            const created = await selectOne(tx, 't.id = $1', id);
+            if (!created) throw new Error('the new template vanished inside its own transaction');
+            return created;
+          }),
+        template,
+      );
+    },
+
+    getByUuid(uuid: string) {
+      return guarded(() => selectOne(driver, 't.uuid = $1', uuid));
+    },
+
+    getByName(name: string) {
+      return guarded(() => selectOne(driver, 't.name = $1', name));
+    },
+
+    list(opts: ListTemplatesOptions = {}) {
+      return guarded(async () => {
+        const key: SortKey = opts.sortKey ?? 'id';
+        if (!SORT_KEYS.includes(key)) throw new TypeError(`not a sort key: ${String(key)}`);
+        const dir = opts.sortDir === 'desc' ? 'DESC' : 'ASC';
+        const params: unknown[] = [];
+        const where: string[] = [];
+        if (opts.marker) {
+          const m = opts.marker;
+          const value =
+            key === 'id'
+              ? m.id
+              : key === 'updated_at'
+                ? m.updated_at
+                : key === 'created_at'
+                  ? m.created_at
+                  : m[key];
+          const col = sortColumn(key);
+          params.push(m.id);
+          const idCmp = dir === 'ASC' ? '>' : '<';
+          if (key === 'id') {
+            where.push(`t.id ${idCmp} $1`);
+          } else if (value === null || value === undefined) {
+            // NULLs sort first ascending and last descending (as on SQLite and MySQL).
+            where.push(
+              dir === 'ASC'
+                ? `((${col} IS NULL AND t.id > $1) OR ${col} IS NOT NULL)`
+                : `(${col} IS NULL AND t.id < $1)`,
+            );
+          } else {
+            const raw = typeof value === 'string' && /_at$/.test(key) ? value.replace(/\+00:00$/, '') : value;
+            params.push(raw);
+            const cast = /_at$/.test(key) ? '::timestamp' : '';
+            const cmp = dir === 'ASC' ? '>' : '<';
+            where.push(
+              dir === 'ASC'
+                ? `(${col} ${cmp} $2${cast} OR (${col} = $2${cast} AND t.id > $1))`
+                : `(${col} ${cmp} $2${cast} OR ${col} IS NULL OR (${col} = $2${cast} AND t.id < $1))`,
+            );
+          }
+        }
+        let sql = `${SELECT_TEMPLATE(schema)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${sortColumn(key)} ${dir} ${dir === 'ASC' ? 'NULLS FIRST' : 'NULLS LAST'}, t.id ${dir}`;
+        if (opts.limit !== undefined) {
+          params.push(opts.limit);
+          sql += ` LIMIT $${params.length}`;
+        }
+        const { rows } = await driver.query<TemplateRow>(sql, params);
+        return hydrate(driver, rows);
+      });
+    },
+
+    listByNames(names: readonly string[]) {
+      return guarded(async () => {
+        if (!names.length) return [];
+        const { rows } = await driver.query<TemplateRow>(
+          `${SELECT_TEMPLATE(schema)} WHERE t.name = ANY($1::text[]) ORDER BY t.id`,
+          [[...names]],
+        );
+        return hydrate(driver, rows);
+      });
+    },
+
+    modify(uuid, change) {
+      let attempted: TemplateChanges = {};
+      return guarded(
+        () =>
+          driver.transaction(async (tx) => {
+            const current = await selectOne(tx, 't.uuid = $1', uuid, true);
+            if (!current) return undefined;
+            const changes = await change(current);
+            attempted = changes;
+            const sets: string[] = [];
+            const params: unknown[] = [];
+            if (changes.name !== undefined && changes.name !== current.name) {
+              params.push(changes.name);
+              sets.push(`name = $${params.length}`);
+            }
+            if (
+              changes.extra !== undefined &&
+              JSON.stringify(changes.extra) !== JSON.stringify(current.extra)
+            ) {
+              params.push(JSON.stringify(changes.extra));
+              sets.push(`extra = $${params.length}`);
+            }
+            const stepsChanged =
+              changes.steps !== undefined && JSON.stringify(changes.steps) !== JSON.stringify(current.steps);
+            if (!sets.length && !stepsChanged) return current;
+            const at = now();
+            params.push(at);
+            sets.push(`updated_at = $${params.length}`);
+            params.push(current.id);
+            await tx.query(
+              `UPDATE ${schema}.deploy_templates SET ${sets.join(', ')} WHERE id = $${params.length}`,
+              params,
+            );
+            if (stepsChanged && changes.steps) {
+              await tx.query(`DELETE FROM ${schema}.deploy_template_steps WHERE deploy_template_id = $1`, [
+                current.id,
+              ]);
+              await insertSteps(tx, current.id, changes.steps, at);
+            }
+            return selectOne(tx, 't.id = $1', current.id);
+          }),
+        {
+          get name() {
+            return attempted.name;
+          },
+        },
+      );
+    },
+
+    delete(uuid: string) {
+      return guarded(() =>
+        driver.transaction(async (tx) => {
+          const { rows } = await tx.query<{ id: number }>(
+            `SELECT id FROM ${schema}.deploy_templates WHERE uuid = $1 FOR UPDATE`,
+            [uuid],
+          );
+          const id = rows[0]?.id;
+          if (id === undefined) return false;
+          await tx.query(`DELETE FROM ${schema}.deploy_template_steps WHERE deploy_template_id = $1`, [id]);
+          await tx.query(`DELETE FROM ${schema}.deploy_templates WHERE id = $1`, [id]);
+          return true;
+        }),
+      );
+    },
+
+    close() {
+      return driver.close();
+    },
+  };
+}
