@@ -1,2 +1,4 @@
 export type { FetchHandler, RunningServer, StartServerOptions } from './serve.js';
 export { startServer } from './serve.js';
+export type { WalkFilesOptions, WalkFilesResult } from './walk.js';
+export { displayPath, mapWithConcurrency, walkFiles } from './walk.js';

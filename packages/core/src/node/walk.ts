@@ -1,0 +1,186 @@
+import { promises as fsp, type Stats } from 'node:fs';
+import { join, posix, relative, resolve, sep } from 'node:path';
+import fg from 'fast-glob';
+import { createDiagnostic, type Diagnostic } from '../diagnostic.js';
+import { describeError } from '../errors.js';
+
+/** Options for {@link walkFiles}. */
+export interface WalkFilesOptions {
+  /** Which files count, by name (default: `.yaml`, `.yml` and `.json` files). */
+  match?: (name: string) => boolean;
+  /** Descend into directories given as paths (default `true`; `false` reports them and skips them). */
+  recursive?: boolean;
+  /** fast-glob patterns to leave out, relative to each directory searched (`['ci/**', '**\/*.j2.yaml']`). */
+  ignore?: readonly string[];
+  /** Base for relative paths (default `process.cwd()`). */
+  cwd?: string;
+  /** Include dot-files and dot-directories (default `false`). */
+  dot?: boolean;
+}
+
+/** Outcome of {@link walkFiles}. */
+export interface WalkFilesResult {
+  /** Matching files, each spelled from the path the caller gave, sorted, without duplicates. */
+  files: string[];
+  /**
+   * Problems that did not stop the walk, as warnings: `fs/not-found`,
+   * `fs/unreadable`, `fs/broken-symlink`, `fs/symlink-loop`, `fs/not-recursive`.
+   */
+  diagnostics: Diagnostic[];
+}
+
+const DEFAULT_MATCH = (name: string) => /\.(ya?ml|json)$/i.test(name);
+
+function warning(code: string, message: string, file: string, hint?: string): Diagnostic {
+  return createDiagnostic({ code, severity: 'warning', message, file, ...(hint ? { hint } : {}) });
+}
+
+function errnoOf(e: unknown): string | undefined {
+  return (e as { code?: string } | null)?.code;
+}
+
+function unreadable(file: string, e: unknown): Diagnostic {
+  return warning('fs/unreadable', `This path cannot be read: ${describeError(e)}.`, file);
+}
+
+/**
+ * Lists the files under the given files and directories, the way a linter
+ * collects its inputs. Symbolic links are followed, but each real directory
+ * is walked once, so a link back to an ancestor (a loop) or a second link
+ * into a tree already walked is reported and skipped instead of looping or
+ * listing files twice. Missing paths, unreadable entries and broken links
+ * become warnings; the walk itself never throws.
+ *
+ * @example
+ * const { files, diagnostics } = await walkFiles(['examples'], { ignore: ['**\/node_modules/**'] });
+ */
+export async function walkFiles(
+  paths: readonly string[],
+  options: WalkFilesOptions = {},
+): Promise<WalkFilesResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const match = options.match ?? DEFAULT_MATCH;
+  const files = new Set<string>();
+  const diagnostics: Diagnostic[] = [];
+  const visited = new Set<string>();
+
+  const walkDir = async (dir: string, shown: string, explicit = false): Promise<void> => {
+    let real: string;
+    try {
+      real = await fsp.realpath(dir);
+    } catch (e) {
+      diagnostics.push(unreadable(shown, e));
+      return;
+    }
+    for (const v of visited) {
+      if (real === v || real.startsWith(`${v}${sep}`)) {
+        // A path the caller named inside one already walked adds nothing new.
+        if (explicit) return;
+        diagnostics.push(
+          warning(
+            'fs/symlink-loop',
+            'This directory was already searched through another path (a symbolic link loop or a second link to it); it is skipped.',
+            shown,
+          ),
+        );
+        return;
+      }
+    }
+    visited.add(real);
+    let entries: fg.Entry[];
+    try {
+      entries = await fg(['**/*'], {
+        cwd: dir,
+        onlyFiles: false,
+        followSymbolicLinks: false,
+        objectMode: true,
+        dot: options.dot === true,
+        suppressErrors: true,
+        ignore: options.ignore ? [...options.ignore] : [],
+      });
+    } catch (e) {
+      diagnostics.push(unreadable(shown, e));
+      return;
+    }
+    entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    for (const entry of entries) {
+      const path = posix.join(shown, entry.path);
+      if (entry.dirent.isSymbolicLink()) {
+        let stat: Stats;
+        try {
+          stat = await fsp.stat(join(dir, entry.path));
+        } catch (e) {
+          diagnostics.push(
+            errnoOf(e) === 'ENOENT' || errnoOf(e) === 'ELOOP'
+              ? warning('fs/broken-symlink', 'This symbolic link points to nothing.', path)
+              : unreadable(path, e),
+          );
+          continue;
+        }
+        if (stat.isDirectory()) await walkDir(join(dir, entry.path), path);
+        else if (stat.isFile() && match(entry.name)) files.add(path);
+      } else if (entry.dirent.isFile() && match(entry.name)) {
+        files.add(path);
+      }
+    }
+  };
+
+  for (const given of paths) {
+    const abs = resolve(cwd, given);
+    let stat: Stats;
+    try {
+      stat = await fsp.stat(abs);
+    } catch (e) {
+      diagnostics.push(
+        errnoOf(e) === 'ENOENT'
+          ? warning('fs/not-found', 'No such file or directory.', given)
+          : unreadable(given, e),
+      );
+      continue;
+    }
+    if (stat.isDirectory()) {
+      if (options.recursive === false) {
+        diagnostics.push(
+          warning(
+            'fs/not-recursive',
+            'This is a directory; it is skipped.',
+            given,
+            'Search it recursively (-r).',
+          ),
+        );
+        continue;
+      }
+      await walkDir(abs, given === '.' ? '' : given.replace(/[\\/]+$/, ''), true);
+    } else {
+      // A file named explicitly is taken whatever its name.
+      files.add(given);
+    }
+  }
+  const list = [...files].map((f) => (f.startsWith('/') || !f ? f : posix.normalize(f)));
+  return { files: [...new Set(list)].sort(), diagnostics };
+}
+
+/** Runs `fn` over `items` with at most `limit` calls in flight; results keep the input order. */
+export async function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) {
+      const i = next;
+      next += 1;
+      results[i] = await fn(items[i] as T, i);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}
+
+/** `path` relative to `base` with forward slashes, for reports. */
+export function displayPath(path: string, base: string): string {
+  const rel = relative(base, path);
+  return (rel && !rel.startsWith('..') ? rel : path).split(sep).join('/');
+}
