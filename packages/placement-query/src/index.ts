@@ -1,3 +1,15 @@
+export type { Candidate, CandidatesResult, FindCandidatesOptions } from './engine/candidates.js';
+export { findAllocationCandidates } from './engine/candidates.js';
+export { listResourceProviders } from './engine/providers.js';
+export type {
+  AllocationCandidatesJson,
+  AllocationRequestJson,
+  AllocationRequestListJson,
+  ProviderJson,
+  ProviderLink,
+  ProviderSummaryJson,
+} from './engine/render.js';
+export { renderCandidates, renderProvider, renderProviderList } from './engine/render.js';
 export type { PlacementErrorCode, QueryErrorInit } from './errors.js';
 export { PLACEMENT_ERROR_CODES, queryError } from './errors.js';
 export type { PlacementVersionResult } from './microversion.js';
@@ -7,6 +19,36 @@ export {
   negotiatePlacementVersion,
   toMicroversion,
 } from './microversion.js';
+export type {
+  InventoryFile,
+  InventoryProviderEntry,
+  LoadInventoryOptions,
+  LoadInventoryResult,
+  ResolvedConsumer,
+  ResolvedInventory,
+  ResolvedProvider,
+} from './model/inventory-file.js';
+export {
+  applyInventory,
+  InventoryConsumerSchema,
+  InventoryFileSchema,
+  InventoryProviderSchema,
+  loadInventory,
+  resolveInventory,
+  safeLoadInventory,
+  uuidFromName,
+} from './model/inventory-file.js';
+export type { Consumer, Inventory, Provider, ProviderStoreOptions } from './model/store.js';
+export {
+  canAllocate,
+  capacityOf,
+  createProviderStore,
+  DEBIAN_OS_TRAITS_RELEASE,
+  INVENTORY_DEFAULTS,
+  MAX_INT,
+  ProviderStore,
+  SHARING_TRAIT,
+} from './model/store.js';
 export type { QueryParseResult } from './parse.js';
 export {
   parseAllocationCandidatesQuery,

@@ -1,0 +1,173 @@
+import { isStackspecError } from '@stackspec/core';
+import { describe, expect, it } from 'vitest';
+import { loadInventory } from '../model/inventory-file.js';
+import { parseAllocationCandidatesQuery, parseResourceProvidersQuery } from '../parse.js';
+import { findAllocationCandidates } from './candidates.js';
+import { listResourceProviders } from './providers.js';
+import { renderCandidates, renderProviderList } from './render.js';
+
+const { store } = loadInventory(`
+aggregates: {gold: 11111111-1111-4111-8111-111111111111}
+providers:
+  - name: cn1
+    traits: [HW_CPU_X86_AVX, CUSTOM_ROOT]
+    inventories: {MEMORY_MB: 2048, DISK_GB: 100}
+    aggregates: [gold]
+    children:
+      - name: numa0
+        inventories: {VCPU: 4}
+        traits: [CUSTOM_NUMA]
+        children:
+          - name: pf0
+            inventories: {SRIOV_NET_VF: 8}
+            traits: [CUSTOM_PHYSNET1]
+      - name: numa1
+        inventories: {VCPU: {total: 4, reserved: 3}}
+        children:
+          - name: pf1
+            inventories: {SRIOV_NET_VF: 8}
+            traits: [CUSTOM_PHYSNET1]
+  - name: cn2
+    inventories: {VCPU: 2, MEMORY_MB: 1024, DISK_GB: 10}
+    usages: {VCPU: 1}
+`);
+
+function names(query: string, version = '1.39'): string[][] {
+  return findAllocationCandidates(store, parseAllocationCandidatesQuery(query, version))
+    .candidates.map((c) => [...c.allocations.keys()].map((p) => p.name).sort())
+    .sort();
+}
+
+function mapped(query: string): Record<string, string[]>[] {
+  return findAllocationCandidates(store, parseAllocationCandidatesQuery(query, '1.39')).candidates.map((c) =>
+    Object.fromEntries([...c.mappings].map(([s, set]) => [s, [...set].map((p) => p.name).sort()])),
+  );
+}
+
+describe('findAllocationCandidates', () => {
+  it('spreads the unsuffixed group over a tree and checks capacity with reservations and usage', () => {
+    expect(names('resources=VCPU:1,MEMORY_MB:10')).toEqual([['cn1', 'numa0'], ['cn1', 'numa1'], ['cn2']]);
+    expect(names('resources=VCPU:2,MEMORY_MB:10')).toEqual([['cn1', 'numa0']]);
+  });
+
+  it('judges unsuffixed traits over the providers that give resources', () => {
+    expect(names('resources=VCPU:1&required=CUSTOM_NUMA')).toEqual([['numa0']]);
+    expect(names('resources=VCPU:1,MEMORY_MB:1&required=HW_CPU_X86_AVX')).toEqual([
+      ['cn1', 'numa0'],
+      ['cn1', 'numa1'],
+    ]);
+    expect(names('resources=VCPU:1&required=HW_CPU_X86_AVX')).toEqual([]);
+    expect(names('resources=VCPU:1,MEMORY_MB:1&required=!CUSTOM_NUMA')).toEqual([['cn1', 'numa1'], ['cn2']]);
+  });
+
+  it('applies group_policy isolate only between suffixed groups', () => {
+    const q =
+      'resources_A=SRIOV_NET_VF:1&resources_B=SRIOV_NET_VF:1&required_A=CUSTOM_PHYSNET1&required_B=CUSTOM_PHYSNET1';
+    expect(names(`${q}&group_policy=isolate`)).toEqual([
+      ['pf0', 'pf1'],
+      ['pf0', 'pf1'],
+    ]);
+    expect(names(`${q}&group_policy=none`)).toEqual([['pf0'], ['pf0', 'pf1'], ['pf0', 'pf1'], ['pf1']]);
+  });
+
+  it('sums amounts when groups share a provider and re-checks capacity', () => {
+    const c = findAllocationCandidates(
+      store,
+      parseAllocationCandidatesQuery('resources1=VCPU:2&resources2=VCPU:2&group_policy=none', '1.39'),
+    ).candidates;
+    expect(c).toHaveLength(1);
+    expect([...(c[0]?.allocations.values() ?? [])].map((m) => m.get('VCPU'))).toEqual([4]);
+    expect(names('resources1=VCPU:3&resources2=VCPU:2&group_policy=none')).toEqual([]);
+  });
+
+  it('keeps only candidates whose same_subtree groups hang under one provider', () => {
+    const q =
+      'resources_NIC=SRIOV_NET_VF:1&required_NUMA=CUSTOM_NUMA&same_subtree=_NIC,_NUMA&group_policy=none';
+    expect(mapped(q)).toEqual([{ _NIC: ['pf0'], _NUMA: ['numa0'] }]);
+  });
+
+  it('filters anchors by root_required', () => {
+    expect(names('resources=VCPU:1&root_required=CUSTOM_ROOT')).toEqual([['numa0'], ['numa1']]);
+    expect(names('resources=VCPU:1&root_required=!CUSTOM_ROOT')).toEqual([['cn2']]);
+    expect(names('resources=VCPU:1&root_required=!CUSTOM_NUMA')).toHaveLength(3);
+  });
+
+  it('matches nothing for a resourceless group without a positive filter (Placement quirk)', () => {
+    expect(
+      names('resources=VCPU:1&member_of_X=!11111111-1111-4111-8111-111111111111&same_subtree=_X', '1.36'),
+    ).toEqual([]);
+  });
+
+  it('limits candidates and trims summaries to the trees still used', () => {
+    const r = findAllocationCandidates(
+      store,
+      parseAllocationCandidatesQuery('resources=VCPU:1&limit=1', '1.39'),
+    );
+    expect(r.total).toBe(3);
+    expect(r.candidates).toHaveLength(1);
+    expect(r.summaries.map((p) => p.name)).toEqual(['cn1', 'numa0', 'pf0', 'numa1', 'pf1']);
+  });
+
+  it('drops multi-provider trees below 1.29', () => {
+    expect(names('resources=VCPU:1,MEMORY_MB:10', '1.28')).toEqual([['cn2']]);
+  });
+
+  it('raises unknown classes and traits lazily, in group order', () => {
+    const err = (q: string) => {
+      try {
+        findAllocationCandidates(store, parseAllocationCandidatesQuery(q, '1.39'));
+        return undefined;
+      } catch (e) {
+        return isStackspecError(e) ? e.message : String(e);
+      }
+    };
+    expect(err('resources=CUSTOM_NOPE:1')).toBe(
+      'Invalid resource class in resources parameter: No such resource class CUSTOM_NOPE.',
+    );
+    expect(err('resources=VCPU:1&required=CUSTOM_NOPE')).toBe('No such trait(s): CUSTOM_NOPE.');
+    expect(err('resources=VCPU:100&resources1=CUSTOM_NOPE:1&group_policy=none')).toBeUndefined();
+    expect(err('resources=VCPU:1&root_required=CUSTOM_NOPE')).toBe('No such trait(s): CUSTOM_NOPE.');
+  });
+});
+
+describe('render', () => {
+  it('renders candidates per microversion', () => {
+    const r = findAllocationCandidates(store, parseAllocationCandidatesQuery('resources=DISK_GB:5', '1.39'));
+    const cn2 = store.providerByName('cn2')?.uuid as string;
+    const v39 = renderCandidates(r, '1.39');
+    expect(v39.allocation_requests).toContainEqual({
+      allocations: { [cn2]: { resources: { DISK_GB: 5 } } },
+      mappings: { '': [cn2] },
+    });
+    expect(v39.provider_summaries[cn2]).toEqual({
+      resources: {
+        VCPU: { capacity: 2, used: 1 },
+        MEMORY_MB: { capacity: 1024, used: 0 },
+        DISK_GB: { capacity: 10, used: 0 },
+      },
+      traits: [],
+      parent_provider_uuid: null,
+      root_provider_uuid: cn2,
+    });
+    const v10 = renderCandidates(r, '1.10');
+    expect(v10.allocation_requests).toContainEqual({
+      allocations: [{ resource_provider: { uuid: cn2 }, resources: { DISK_GB: 5 } }],
+    });
+    expect(v10.provider_summaries[cn2]).toEqual({ resources: { DISK_GB: { capacity: 10, used: 0 } } });
+  });
+
+  it('renders providers with the links of the microversion', () => {
+    const list = listResourceProviders(store, parseResourceProvidersQuery('name=cn2', '1.0'));
+    const p = list[0];
+    expect(renderProviderList(list, '1.0').resource_providers[0]?.links.map((l) => l.rel)).toEqual([
+      'self',
+      'inventories',
+      'usages',
+    ]);
+    expect(renderProviderList(list, '1.14', '/placement').resource_providers[0]).toMatchObject({
+      parent_provider_uuid: null,
+      root_provider_uuid: p?.uuid,
+      links: expect.arrayContaining([{ rel: 'self', href: `/placement/resource_providers/${p?.uuid}` }]),
+    });
+  });
+});

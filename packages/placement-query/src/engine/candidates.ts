@@ -1,0 +1,574 @@
+import { atLeast, toMicroversion } from '../microversion.js';
+import { type Provider, type ProviderStore, SHARING_TRAIT } from '../model/store.js';
+import type { AllocationCandidatesRequest, RequestGroup } from '../request.js';
+import {
+  byId,
+  evaluationError,
+  firstUnknown,
+  providersInAggregates,
+  providersInAnyAggregate,
+  providersWithAnyTrait,
+  providersWithCapacity,
+  providersWithTraits,
+  satisfies,
+} from './common.js';
+
+/** One way to satisfy the request: amounts per provider and class, and which providers served each group. */
+export interface Candidate {
+  /** Provider → resource class → amount. */
+  readonly allocations: ReadonlyMap<Provider, ReadonlyMap<string, number>>;
+  /** Group suffix (`''` for the unsuffixed group) → providers that served it, resourceless groups included. */
+  readonly mappings: ReadonlyMap<string, ReadonlySet<Provider>>;
+  /** The root the candidate is anchored at (a sharing provider serves the trees it shares with). */
+  readonly anchor: Provider;
+}
+
+/** The answer of `GET /allocation_candidates` before rendering. */
+export interface CandidatesResult {
+  candidates: Candidate[];
+  /** Providers to summarise, in id order. */
+  summaries: Provider[];
+  /** Resource classes requested by any group (summaries below 1.27 show only these). */
+  requestedClasses: Set<string>;
+  /** How many candidates existed before `limit` cut them. */
+  total: number;
+}
+
+/** Options for {@link findAllocationCandidates}. */
+export interface FindCandidatesOptions {
+  /** Stop building candidates once this many exist (Placement always builds all of them; default: unlimited). */
+  hardCap?: number;
+}
+
+// A per-group partial answer: one provider per class (with the amount) plus its mapping.
+interface GroupRequest {
+  suffix: string;
+  anchor: Provider;
+  parts: [Provider, string, number][];
+  providers: Provider[];
+  sameProvider: boolean;
+}
+
+const EMPTY_RESULT = (requested: Set<string>): CandidatesResult => ({
+  candidates: [],
+  summaries: [],
+  requestedClasses: requested,
+  total: 0,
+});
+
+class NoCandidates extends Error {}
+
+/** Roots of every provider sharing an aggregate with `sharing` (itself included): the trees it can serve. */
+function anchorsOf(store: ProviderStore, sharing: Provider, cache: Map<Provider, Provider[]>): Provider[] {
+  const hit = cache.get(sharing);
+  if (hit) return hit;
+  const roots = new Set<Provider>();
+  for (const agg of sharing.aggregates) for (const p of store.inAggregate(agg)) roots.add(p.root);
+  const out = [...roots].sort(byId);
+  cache.set(sharing, out);
+  return out;
+}
+
+/**
+ * Evaluates a parsed `GET /allocation_candidates` query over the store with
+ * Placement 8.0's semantics: the unsuffixed group may combine providers of
+ * one tree and sharing providers (a root's aggregates, positive or
+ * forbidden, cover its whole tree there); every suffixed group is served by
+ * one provider judged by its own traits and aggregates; groups are merged
+ * per anchor with `group_policy`, `same_subtree`, `root_required` and a
+ * final capacity check; `limit` keeps the first candidates.
+ *
+ * Unknown traits and resource classes raise Placement's 400 in Placement's
+ * order; a group that matches nothing ends the search with no candidates
+ * before later groups are looked at, as Placement does.
+ *
+ * Differences from Placement 8.0 (documented in the README): amounts are
+ * summed correctly when one provider serves a class in two groups, and a
+ * sharing provider's request is kept for every anchor it can serve.
+ *
+ * @example
+ * const req = parseAllocationCandidatesQuery('resources=VCPU:1&member_of=!in:<a>,<b>', '1.32');
+ * const { candidates } = findAllocationCandidates(store, req);
+ */
+export function findAllocationCandidates(
+  store: ProviderStore,
+  request: AllocationCandidatesRequest,
+  options: FindCandidatesOptions = {},
+): CandidatesResult {
+  const version = toMicroversion(request.microversion);
+  const requested = new Set<string>();
+  for (const g of request.groups) for (const rc of Object.keys(g.resources)) requested.add(rc);
+  try {
+    return evaluate(store, request, version.minor, requested, options);
+  } catch (e) {
+    if (e instanceof NoCandidates) return EMPTY_RESULT(requested);
+    throw e;
+  }
+}
+
+function evaluate(
+  store: ProviderStore,
+  request: AllocationCandidatesRequest,
+  minor: number,
+  requested: Set<string>,
+  options: FindCandidatesOptions,
+): CandidatesResult {
+  const v = { major: 1, minor };
+  // root_required: the roots every candidate may be anchored at.
+  let anchorRoots: Set<Provider> | undefined;
+  if (
+    request.rootRequired &&
+    (request.rootRequired.required.length || request.rootRequired.forbidden.length)
+  ) {
+    const { required, forbidden } = request.rootRequired;
+    const unknown =
+      firstUnknown(required, (t) => store.hasTrait(t)) ?? firstUnknown(forbidden, (t) => store.hasTrait(t));
+    if (unknown)
+      throw evaluationError(
+        `No such trait(s): ${unknown}.`,
+        'placement-query/unknown-trait',
+        'root_required',
+      );
+    anchorRoots = new Set();
+    const base = required.length
+      ? providersWithTraits(
+          store,
+          required.map((t) => [t]),
+        )
+      : store.providers();
+    for (const p of base) {
+      if (p.parent) continue;
+      if (forbidden.some((t) => p.traits.has(t))) continue;
+      anchorRoots.add(p);
+    }
+    if (!anchorRoots.size) throw new NoCandidates();
+  }
+  const sharing = store.withTrait(SHARING_TRAIT);
+  const anchorCache = new Map<Provider, Provider[]>();
+  const treeAware = sharing.size > 0 || store.hasTrees;
+
+  const perGroup = new Map<string, GroupRequest[]>();
+  for (const group of request.groups) {
+    const reqs = evaluateGroup(store, group, { anchorRoots, sharing, anchorCache, treeAware });
+    if (!reqs.length) throw new NoCandidates();
+    perGroup.set(group.suffix, reqs);
+  }
+
+  let candidates = merge(store, request, perGroup, options.hardCap);
+  if (!candidates.length) return EMPTY_RESULT(requested);
+
+  let summaryFilter: ((p: Provider) => boolean) | undefined;
+  if (!atLeast(v, 29) && store.hasTrees) {
+    // Older clients cannot take several providers of one tree.
+    candidates = candidates.filter((c) => {
+      const roots = new Set<Provider>();
+      for (const p of c.allocations.keys()) roots.add(p.root);
+      return roots.size === c.allocations.size;
+    });
+    const used = new Set<Provider>();
+    for (const c of candidates) for (const p of c.allocations.keys()) used.add(p);
+    summaryFilter = (p) => used.has(p);
+  }
+  const total = candidates.length;
+  if (request.limit !== undefined && request.limit < candidates.length) {
+    candidates = candidates.slice(0, request.limit);
+  }
+  const roots = new Set<Provider>();
+  for (const c of candidates) for (const p of c.allocations.keys()) roots.add(p.root);
+  const summaries: Provider[] = [];
+  for (const root of roots) {
+    const stack = [root];
+    while (stack.length) {
+      const p = stack.pop() as Provider;
+      if (!summaryFilter || summaryFilter(p)) summaries.push(p);
+      for (const c of p.children) stack.push(c);
+    }
+  }
+  summaries.sort(byId);
+  return { candidates, summaries, requestedClasses: requested, total };
+}
+
+interface GroupContext {
+  anchorRoots: Set<Provider> | undefined;
+  sharing: ReadonlySet<Provider>;
+  anchorCache: Map<Provider, Provider[]>;
+  treeAware: boolean;
+}
+
+function evaluateGroup(store: ProviderStore, group: RequestGroup, ctx: GroupContext): GroupRequest[] {
+  const suffix = group.suffix;
+  const resources = Object.entries(group.resources);
+  // The lazy checks, in Placement's order.
+  for (const [rc] of resources) {
+    if (!store.hasResourceClass(rc)) {
+      throw evaluationError(
+        `Invalid resource class in resources parameter: No such resource class ${rc}.`,
+        'placement-query/unknown-resource-class',
+        `resources${suffix}`,
+      );
+    }
+  }
+  let inAggs = new Set<Provider>();
+  if (group.memberOf.length) {
+    inAggs = providersInAggregates(store, group.memberOf);
+    if (!inAggs.size) return [];
+  }
+  for (const set of group.requiredTraits) {
+    const unknown = firstUnknown(set, (t) => store.hasTrait(t));
+    if (unknown)
+      throw evaluationError(
+        `No such trait(s): ${unknown}.`,
+        'placement-query/unknown-trait',
+        `required${suffix}`,
+      );
+  }
+  const forbiddenUnknown = firstUnknown(group.forbiddenTraits, (t) => store.hasTrait(t));
+  if (forbiddenUnknown) {
+    throw evaluationError(
+      `No such trait(s): ${forbiddenUnknown}.`,
+      'placement-query/unknown-trait',
+      `required${suffix}`,
+    );
+  }
+  let treeRoot: Provider | undefined;
+  if (group.inTree !== undefined) {
+    const p = store.provider(group.inTree);
+    if (!p) return [];
+    treeRoot = p.root;
+  }
+  const withResource = new Map<string, Provider[]>();
+  for (const [rc, amount] of resources) {
+    const list = providersWithCapacity(store, rc, amount, treeRoot);
+    if (!list.length) return [];
+    withResource.set(rc, list);
+  }
+
+  if (suffix === '' && ctx.treeAware) {
+    if (group.requiredTraits.length) {
+      if (!providersWithAnyTrait(store, group.requiredTraits.flat()).size) return [];
+    }
+    return multiProvider(store, group, ctx, inAggs, withResource, treeRoot);
+  }
+  return singleProvider(store, group, ctx, inAggs, withResource);
+}
+
+function multiProvider(
+  store: ProviderStore,
+  group: RequestGroup,
+  ctx: GroupContext,
+  inAggs: Set<Provider>,
+  withResource: Map<string, Provider[]>,
+  treeRoot: Provider | undefined,
+): GroupRequest[] {
+  const bad = group.forbiddenAggregates.length
+    ? providersInAnyAggregate(store, group.forbiddenAggregates)
+    : undefined;
+  const positive = group.memberOf.length > 0;
+  // anchor → class → providers
+  let trees: Map<Provider, Map<string, Provider[]>> | undefined;
+  for (const [rc, list] of withResource) {
+    const pairs = new Map<Provider, Provider[]>();
+    const add = (p: Provider, anchor: Provider) => {
+      let arr = pairs.get(anchor);
+      if (!arr) {
+        arr = [];
+        pairs.set(anchor, arr);
+      }
+      if (!arr.includes(p)) arr.push(p);
+    };
+    for (const p of list) add(p, p.root);
+    if (treeRoot === undefined) {
+      for (const p of list) {
+        if (!ctx.sharing.has(p)) continue;
+        // Positive member_of narrows sharing providers to those directly in the aggregates.
+        if (positive && !inAggs.has(p)) continue;
+        for (const anchor of anchorsOf(store, p, ctx.anchorCache)) add(p, anchor);
+      }
+    }
+    for (const [anchor, arr] of pairs) {
+      let kept = arr;
+      if (ctx.anchorRoots && !ctx.anchorRoots.has(anchor)) kept = [];
+      if (positive && !inAggs.has(anchor)) kept = kept.filter((p) => inAggs.has(p));
+      if (bad && bad.has(anchor)) kept = [];
+      if (bad) kept = kept.filter((p) => !bad.has(p));
+      if (kept.length) pairs.set(anchor, kept);
+      else pairs.delete(anchor);
+    }
+    if (!pairs.size) return [];
+    if (!trees) {
+      trees = new Map();
+      for (const [anchor, arr] of pairs) trees.set(anchor, new Map([[rc, arr]]));
+    } else {
+      for (const anchor of [...trees.keys()]) {
+        const arr = pairs.get(anchor);
+        if (arr) (trees.get(anchor) as Map<string, Provider[]>).set(rc, arr);
+        else trees.delete(anchor);
+      }
+      if (!trees.size) return [];
+    }
+  }
+  if (!trees) return [];
+
+  const forbidden = group.forbiddenTraits;
+  const out: GroupRequest[] = [];
+  const anchors = [...trees.keys()].sort(byId);
+  const classes = [...withResource.keys()];
+  for (const anchor of anchors) {
+    const perClass = trees.get(anchor) as Map<string, Provider[]>;
+    const lists = classes.map((rc) =>
+      (perClass.get(rc) as Provider[]).filter((p) => !forbidden.some((t) => p.traits.has(t))).sort(byId),
+    );
+    if (lists.some((l) => !l.length)) continue;
+    const pick: Provider[] = new Array(classes.length);
+    const walk = (i: number) => {
+      if (i === classes.length) {
+        const chosen = [...new Set(pick)];
+        if (group.requiredTraits.length) {
+          const traits = new Set<string>();
+          for (const p of chosen) for (const t of p.traits) traits.add(t);
+          if (!satisfies(traits, group.requiredTraits)) return;
+        }
+        out.push({
+          suffix: '',
+          anchor,
+          parts: classes.map((rc, k) => [pick[k] as Provider, rc, group.resources[rc] as number]),
+          providers: chosen.sort(byId),
+          sameProvider: false,
+        });
+        return;
+      }
+      for (const p of lists[i] as Provider[]) {
+        pick[i] = p;
+        walk(i + 1);
+      }
+    };
+    walk(0);
+  }
+  return out;
+}
+
+function singleProvider(
+  store: ProviderStore,
+  group: RequestGroup,
+  ctx: GroupContext,
+  inAggs: Set<Provider>,
+  withResource: Map<string, Provider[]>,
+): GroupRequest[] {
+  // `filtered` undefined means "no positive filter yet" (Placement's empty set).
+  let filtered: Set<Provider> | undefined;
+  if (group.requiredTraits.length) {
+    filtered = providersWithTraits(store, group.requiredTraits);
+    if (!filtered.size) return [];
+  }
+  if (group.memberOf.length) {
+    if (filtered) {
+      const f = filtered;
+      filtered = new Set([...inAggs].filter((p) => f.has(p)));
+    } else filtered = new Set(inAggs);
+    if (!filtered.size) return [];
+  }
+  const forbidden = new Set<Provider>();
+  const subtract = (bad: Set<Provider>) => {
+    for (const p of bad) forbidden.add(p);
+    if (filtered) {
+      for (const p of bad) filtered.delete(p);
+      if (!filtered.size) return false;
+    }
+    return true;
+  };
+  if (
+    group.forbiddenAggregates.length &&
+    !subtract(providersInAnyAggregate(store, group.forbiddenAggregates))
+  ) {
+    return [];
+  }
+  if (group.forbiddenTraits.length && !subtract(providersWithAnyTrait(store, group.forbiddenTraits)))
+    return [];
+
+  let first = true;
+  for (const list of withResource.values()) {
+    const set = new Set(list);
+    if (first) {
+      first = false;
+      if (filtered) {
+        const f = filtered;
+        filtered = new Set([...f].filter((p) => set.has(p)));
+      } else filtered = new Set(list.filter((p) => !forbidden.has(p)));
+    } else {
+      const f = filtered as Set<Provider>;
+      filtered = new Set([...f].filter((p) => set.has(p)));
+    }
+    if (!filtered.size) return [];
+  }
+  // A resourceless group with no positive filter matches nothing: a Placement quirk kept on purpose.
+  if (!filtered || !filtered.size) return [];
+
+  const out: GroupRequest[] = [];
+  const parts = (p: Provider): [Provider, string, number][] =>
+    Object.entries(group.resources).map(([rc, n]) => [p, rc, n]);
+  for (const p of [...filtered].sort(byId)) {
+    if (!ctx.anchorRoots || ctx.anchorRoots.has(p.root)) {
+      out.push({
+        suffix: group.suffix,
+        anchor: p.root,
+        parts: parts(p),
+        providers: [p],
+        sameProvider: group.suffix !== '',
+      });
+    }
+    if (p.traits.has(SHARING_TRAIT)) {
+      for (const anchor of anchorsOf(store, p, ctx.anchorCache)) {
+        if (anchor === p.root) continue;
+        if (ctx.anchorRoots && !ctx.anchorRoots.has(anchor)) continue;
+        out.push({
+          suffix: group.suffix,
+          anchor,
+          parts: parts(p),
+          providers: [p],
+          sameProvider: group.suffix !== '',
+        });
+      }
+    }
+  }
+  return out;
+}
+
+function ancestorsOrSelf(p: Provider): Set<Provider> {
+  const out = new Set<Provider>();
+  for (let q: Provider | undefined = p; q; q = q.parent) out.add(q);
+  return out;
+}
+
+function sameSubtreeOk(providers: Set<Provider>): boolean {
+  if (providers.size <= 1) return true;
+  let common: Set<Provider> | undefined;
+  for (const p of providers) {
+    const anc = ancestorsOrSelf(p);
+    common = common ? new Set([...common].filter((q) => anc.has(q))) : anc;
+  }
+  for (const p of providers) if (common?.has(p)) return true;
+  return false;
+}
+
+function merge(
+  store: ProviderStore,
+  request: AllocationCandidatesRequest,
+  perGroup: Map<string, GroupRequest[]>,
+  hardCap: number | undefined,
+): Candidate[] {
+  const suffixes = [...perGroup.keys()];
+  const granular = suffixes.filter((s) => s !== '').length;
+  const isolate = request.groupPolicy === 'isolate';
+  const byAnchor = new Map<Provider, Map<string, GroupRequest[]>>();
+  for (const [suffix, reqs] of perGroup) {
+    for (const r of reqs) {
+      let m = byAnchor.get(r.anchor);
+      if (!m) {
+        m = new Map();
+        byAnchor.set(r.anchor, m);
+      }
+      let arr = m.get(suffix);
+      if (!arr) {
+        arr = [];
+        m.set(suffix, arr);
+      }
+      arr.push(r);
+    }
+  }
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  const anchors = [...byAnchor.keys()].sort(byId);
+  for (const anchor of anchors) {
+    const m = byAnchor.get(anchor) as Map<string, GroupRequest[]>;
+    if (m.size !== suffixes.length) continue;
+    const lists = suffixes.map((s) => m.get(s) as GroupRequest[]);
+    const pick: GroupRequest[] = new Array(lists.length);
+    let stop = false;
+    const walk = (i: number) => {
+      if (stop) return;
+      if (i === lists.length) {
+        const c = combine(store, request, pick, isolate, granular, anchor);
+        if (!c) return;
+        const key = candidateKey(c);
+        if (seen.has(key)) return;
+        seen.add(key);
+        out.push(c);
+        if (hardCap !== undefined && out.length >= hardCap) stop = true;
+        return;
+      }
+      for (const r of lists[i] as GroupRequest[]) {
+        pick[i] = r;
+        walk(i + 1);
+        if (stop) return;
+      }
+    };
+    walk(0);
+    if (stop) break;
+  }
+  return out;
+}
+
+function combine(
+  _store: ProviderStore,
+  request: AllocationCandidatesRequest,
+  pick: GroupRequest[],
+  isolate: boolean,
+  granular: number,
+  anchor: Provider,
+): Candidate | undefined {
+  if (isolate) {
+    const distinct = new Set<Provider>();
+    for (const r of pick) if (r.sameProvider) distinct.add(r.providers[0] as Provider);
+    if (distinct.size !== granular) return undefined;
+  }
+  const mappings = new Map<string, Set<Provider>>();
+  for (const r of pick) {
+    let set = mappings.get(r.suffix);
+    if (!set) {
+      set = new Set();
+      mappings.set(r.suffix, set);
+    }
+    for (const p of r.providers) set.add(p);
+  }
+  for (const subtree of request.sameSubtree) {
+    const providers = new Set<Provider>();
+    for (const s of subtree) for (const p of mappings.get(s) ?? []) providers.add(p);
+    if (!sameSubtreeOk(providers)) return undefined;
+  }
+  const allocations = new Map<Provider, Map<string, number>>();
+  for (const r of pick) {
+    for (const [p, rc, n] of r.parts) {
+      let inner = allocations.get(p);
+      if (!inner) {
+        inner = new Map();
+        allocations.set(p, inner);
+      }
+      inner.set(rc, (inner.get(rc) ?? 0) + n);
+    }
+  }
+  for (const [p, inner] of allocations) {
+    for (const [rc, n] of inner) {
+      const inv = p.inventories.get(rc);
+      if (!inv) return undefined;
+      const capacity = Math.trunc((inv.total - inv.reserved) * inv.allocation_ratio);
+      if ((p.usages.get(rc) ?? 0) + n > capacity || n > inv.max_unit) return undefined;
+    }
+  }
+  return { allocations, mappings, anchor };
+}
+
+function candidateKey(c: Candidate): string {
+  const parts: string[] = [];
+  for (const [p, inner] of c.allocations) for (const [rc, n] of inner) parts.push(`${p.id}:${rc}:${n}`);
+  parts.sort();
+  const maps: string[] = [];
+  for (const [s, set] of c.mappings)
+    maps.push(
+      `${s}=${[...set]
+        .map((p) => p.id)
+        .sort((a, b) => a - b)
+        .join(',')}`,
+    );
+  maps.sort();
+  return `${parts.join(';')}|${maps.join(';')}`;
+}

@@ -1,0 +1,100 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadInventory, safeLoadInventory, uuidFromName } from './inventory-file.js';
+
+describe('safeLoadInventory', () => {
+  it('builds trees, derives stable uuids and records usages as allocations', () => {
+    const { store, inventory } = loadInventory(`
+providers:
+  - name: cn1
+    inventories: {VCPU: {total: 8, allocation_ratio: 2.0}, MEMORY_MB: 1024}
+    traits: [HW_CPU_X86_AVX, CUSTOM_GOLD]
+    usages: {VCPU: 3}
+    children:
+      - name: pf1
+        inventories: {SRIOV_NET_VF: 4}
+  - name: other
+    parent: cn1
+`);
+    const cn1 = store.providerByName('cn1');
+    expect(cn1?.uuid).toBe(uuidFromName('provider:cn1'));
+    expect(store.providerByName('pf1')?.root).toBe(cn1);
+    expect(store.providerByName('other')?.parent).toBe(cn1);
+    expect(cn1?.usages.get('VCPU')).toBe(3);
+    expect(cn1?.inventories.get('VCPU')).toEqual({
+      total: 8,
+      reserved: 0,
+      min_unit: 1,
+      max_unit: 2147483647,
+      step_size: 1,
+      allocation_ratio: 2,
+    });
+    expect(store.hasTrait('CUSTOM_GOLD')).toBe(true);
+    expect(inventory.consumers).toHaveLength(1);
+  });
+
+  it('points at the line of an unknown trait and suggests the standard one', () => {
+    const r = safeLoadInventory('providers:\n  - name: cn1\n    traits: [HW_CPU_X86_AVXX]\n', {
+      filename: 'inv.yaml',
+    });
+    expect(r.ok).toBe(false);
+    const d = r.diagnostics[0];
+    expect(d).toMatchObject({
+      code: 'inventory/unknown-trait',
+      file: 'inv.yaml',
+      line: 3,
+      path: '/providers/0/traits/0',
+    });
+    expect(d?.hint).toMatch(/HW_CPU_X86_AVX/);
+  });
+
+  it('collects every cross-reference problem at once', () => {
+    const r = safeLoadInventory(`
+aggregates: {gold: 11111111-1111-1111-1111-111111111111}
+providers:
+  - name: a
+    parent: b0
+    aggregates: [golde]
+    inventories: {VCPUS: 1, DISK_GB: {total: 1, reserved: 2}}
+    usages: {MEMORY_MB: 1}
+  - name: a
+  - name: b
+`);
+    expect(r.ok).toBe(false);
+    const codes = r.diagnostics.map((d) => d.code).sort();
+    expect(codes).toEqual([
+      'inventory/duplicate-provider',
+      'inventory/no-inventory',
+      'inventory/reserved-above-total',
+      'inventory/unknown-aggregate',
+      'inventory/unknown-parent',
+      'inventory/unknown-resource-class',
+    ]);
+    expect(r.diagnostics.find((d) => d.code === 'inventory/unknown-aggregate')?.hint).toMatch(/gold/);
+    expect(r.diagnostics.find((d) => d.code === 'inventory/unknown-parent')?.hint).toMatch(/\bb\b/);
+  });
+
+  it('refuses a parent loop and over-capacity usage', () => {
+    const loop = safeLoadInventory('providers:\n  - {name: a, parent: b}\n  - {name: b, parent: a}\n');
+    expect(loop.ok).toBe(false);
+    expect(loop.diagnostics[0]?.code).toBe('inventory/parent-loop');
+    const over = safeLoadInventory('providers:\n  - {name: a, inventories: {VCPU: 2}, usages: {VCPU: 3}}\n');
+    expect(over.diagnostics[0]).toMatchObject({ code: 'inventory/capacity-exceeded', line: 2 });
+  });
+
+  it('reports schema problems with located diagnostics', () => {
+    const r = safeLoadInventory('{"providers": [{"name": "a", "inventory": {}}]}', { filename: 'x.json' });
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics[0]?.path).toBe('/providers/0/inventory');
+  });
+
+  it('never throws on arbitrary text (property)', () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const r = safeLoadInventory(text);
+        if (!r.ok) expect(r.diagnostics.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,567 @@
+import { createHash } from 'node:crypto';
+import {
+  CUSTOM_RESOURCE_CLASS_PATTERN,
+  CUSTOM_TRAIT_PATTERN,
+  createDiagnostic,
+  type Diagnostic,
+  type DiagnosticInit,
+  didYouMean,
+  isUuidLike,
+  normalizeUuid,
+  type PathSegment,
+  type SourceDocument,
+  STANDARD_RESOURCE_CLASSES,
+  safeParseDocument,
+  suggest,
+  toJsonPointer,
+  ValidationError,
+  validateWithSchema,
+} from '@stackspec/core';
+import { z } from 'zod';
+import {
+  createProviderStore,
+  INVENTORY_DEFAULTS,
+  type Inventory,
+  MAX_INT,
+  type ProviderStore,
+  type ProviderStoreOptions,
+} from './store.js';
+
+const InventoryObjectSchema = z
+  .object({
+    total: z.number().int().min(1).max(MAX_INT),
+    reserved: z.number().int().min(0).max(MAX_INT).optional(),
+    min_unit: z.number().int().min(1).max(MAX_INT).optional(),
+    max_unit: z.number().int().min(1).max(MAX_INT).optional(),
+    step_size: z.number().int().min(1).max(MAX_INT).optional(),
+    allocation_ratio: z.number().positive().max(3.40282e38).optional(),
+  })
+  .strict();
+
+/** One provider of an inventory file; `children` nests providers under it. */
+export interface InventoryProviderEntry {
+  name: string;
+  uuid?: string | undefined;
+  parent?: string | undefined;
+  inventories?: Record<string, number | z.infer<typeof InventoryObjectSchema>> | undefined;
+  traits?: string[] | undefined;
+  aggregates?: string[] | undefined;
+  usages?: Record<string, number> | undefined;
+  children?: InventoryProviderEntry[] | undefined;
+}
+
+/** A provider entry of the inventory file. */
+export const InventoryProviderSchema: z.ZodType<InventoryProviderEntry> = z.lazy(() =>
+  z
+    .object({
+      name: z.string().min(1).max(200),
+      uuid: z.string().optional(),
+      parent: z.string().optional(),
+      inventories: z
+        .record(z.string(), z.union([z.number().int().min(1).max(MAX_INT), InventoryObjectSchema]))
+        .optional(),
+      traits: z.array(z.string()).optional(),
+      aggregates: z.array(z.string()).optional(),
+      usages: z.record(z.string(), z.number().int().min(1)).optional(),
+      children: z.array(InventoryProviderSchema).optional(),
+    })
+    .strict(),
+);
+
+/** A consumer with allocations, keyed by provider name or uuid. */
+export const InventoryConsumerSchema = z
+  .object({
+    uuid: z.string(),
+    project_id: z.string().optional(),
+    user_id: z.string().optional(),
+    consumer_type: z.string().optional(),
+    allocations: z.record(z.string(), z.record(z.string(), z.number().int().min(1))),
+  })
+  .strict();
+
+/**
+ * The inventory file: custom traits and resource classes, aggregate
+ * aliases, providers (nested with `children` or linked with `parent`) and
+ * consumers. See the package README for the format.
+ */
+export const InventoryFileSchema = z
+  .object({
+    traits: z.array(z.string()).optional(),
+    resource_classes: z.array(z.string()).optional(),
+    aggregates: z.record(z.string(), z.string()).optional(),
+    providers: z.array(InventoryProviderSchema),
+    consumers: z.array(InventoryConsumerSchema).optional(),
+  })
+  .strict();
+/** The inventory file as written. */
+export type InventoryFile = z.infer<typeof InventoryFileSchema>;
+
+/** A provider after loading: uuids resolved, parent by uuid, inventories complete. */
+export interface ResolvedProvider {
+  name: string;
+  uuid: string;
+  parentUuid: string | null;
+  inventories: Record<string, Inventory>;
+  traits: string[];
+  aggregates: string[];
+}
+
+/** A consumer after loading. */
+export interface ResolvedConsumer {
+  uuid: string;
+  projectId: string;
+  userId: string;
+  consumerType: string;
+  allocations: Record<string, Record<string, number>>;
+}
+
+/** An inventory with every reference resolved, parents before children. */
+export interface ResolvedInventory {
+  customTraits: string[];
+  customResourceClasses: string[];
+  providers: ResolvedProvider[];
+  consumers: ResolvedConsumer[];
+}
+
+const NAMESPACE = 'f3b1c9a4-6a0e-5d5c-9d7e-2b8f0c7e4a11';
+
+/** A name-based (version 5) UUID in our namespace: the same name always gives the same UUID. */
+export function uuidFromName(name: string, namespace = NAMESPACE): string {
+  const ns = Buffer.from(namespace.replaceAll('-', ''), 'hex');
+  const hash = createHash('sha1').update(ns).update(name, 'utf8').digest();
+  hash[6] = ((hash[6] as number) & 0x0f) | 0x50;
+  hash[8] = ((hash[8] as number) & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Options for {@link safeLoadInventory}. */
+export interface LoadInventoryOptions extends ProviderStoreOptions {
+  /** Shown in diagnostics; `.json` files are read as JSON. */
+  filename?: string;
+}
+
+/** Outcome of {@link safeLoadInventory}. */
+export type LoadInventoryResult =
+  | { ok: true; inventory: ResolvedInventory; store: ProviderStore; diagnostics: Diagnostic[] }
+  | { ok: false; diagnostics: Diagnostic[] };
+
+/**
+ * Reads an inventory file (YAML or JSON) and builds a {@link ProviderStore}
+ * from it, collecting every problem with its file, line and column: unknown
+ * traits or resource classes (with "did you mean"), duplicate names or
+ * uuids, unknown parents and aggregate aliases, reserved above total,
+ * usages beyond capacity.
+ */
+export function safeLoadInventory(text: string, options: LoadInventoryOptions = {}): LoadInventoryResult {
+  const parsed = safeParseDocument(text, options.filename ? { filename: options.filename } : {});
+  if (!parsed.ok) return { ok: false, diagnostics: parsed.diagnostics };
+  const doc = parsed.document;
+  const checked = validateWithSchema(InventoryFileSchema, doc, { area: 'inventory' });
+  if (!checked.ok) return { ok: false, diagnostics: checked.diagnostics };
+  const store = createProviderStore(options);
+  const resolved = resolveInventory(checked.value, store, doc);
+  if (!resolved.ok) return { ok: false, diagnostics: resolved.diagnostics };
+  applyInventory(store, resolved.inventory);
+  return {
+    ok: true,
+    inventory: resolved.inventory,
+    store,
+    diagnostics: [...doc.warnings, ...resolved.diagnostics],
+  };
+}
+
+/** Like {@link safeLoadInventory} but throws a `ValidationError` carrying every diagnostic. */
+export function loadInventory(
+  text: string,
+  options: LoadInventoryOptions = {},
+): { inventory: ResolvedInventory; store: ProviderStore } {
+  const r = safeLoadInventory(text, options);
+  if (!r.ok) {
+    throw new ValidationError(undefined, {
+      code: r.diagnostics[0]?.code ?? 'inventory/invalid',
+      diagnostics: r.diagnostics,
+    });
+  }
+  return { inventory: r.inventory, store: r.store };
+}
+
+/** Fills a store from a resolved inventory (no checks beyond the store's own). */
+export function applyInventory(store: ProviderStore, inventory: ResolvedInventory): void {
+  for (const t of inventory.customTraits) store.createTrait(t);
+  for (const c of inventory.customResourceClasses) store.createResourceClass(c);
+  for (const p of inventory.providers) {
+    store.createProvider({ name: p.name, uuid: p.uuid, parentUuid: p.parentUuid });
+    if (Object.keys(p.inventories).length) store.setInventories(p.uuid, p.inventories);
+    if (p.traits.length) store.setTraits(p.uuid, p.traits);
+    if (p.aggregates.length) store.setAggregates(p.uuid, p.aggregates);
+  }
+  for (const c of inventory.consumers) {
+    store.setAllocations(c.uuid, c.allocations, {
+      projectId: c.projectId,
+      userId: c.userId,
+      consumerType: c.consumerType,
+    });
+  }
+}
+
+const DEFAULT_PROJECT = '00000000-0000-0000-0000-000000000001';
+const DEFAULT_USER = '00000000-0000-0000-0000-000000000002';
+
+/**
+ * Checks cross-references of a schema-valid inventory and resolves them.
+ * `vocabulary` answers which standard traits and classes exist.
+ */
+export function resolveInventory(
+  file: InventoryFile,
+  vocabulary: Pick<ProviderStore, 'isStandardTrait' | 'hasResourceClass' | 'traitNames'>,
+  doc?: SourceDocument,
+):
+  | { ok: true; inventory: ResolvedInventory; diagnostics: Diagnostic[] }
+  | { ok: false; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const report = (path: PathSegment[], init: Omit<DiagnosticInit, 'path'>, key = false) => {
+    const full = { ...init, path: toJsonPointer(path) };
+    diagnostics.push(doc ? doc.diagnostic(full, { key }) : createDiagnostic(full));
+  };
+  const customTraits = new Set<string>();
+  const customClasses = new Set<string>();
+  const standardTraitList = vocabulary.traitNames().filter((t) => vocabulary.isStandardTrait(t));
+  const checkTrait = (t: string, path: PathSegment[]) => {
+    if (vocabulary.isStandardTrait(t)) return;
+    if (CUSTOM_TRAIT_PATTERN.test(t) && t.length <= 255) {
+      customTraits.add(t);
+      return;
+    }
+    report(path, {
+      code: 'inventory/unknown-trait',
+      message: `${t} is neither a standard trait nor a custom trait (CUSTOM_[A-Z0-9_]+).`,
+      ...hint(suggest(t, standardTraitList)),
+    });
+  };
+  const checkClass = (rc: string, path: PathSegment[], key = true) => {
+    if (vocabulary.hasResourceClass(rc)) return;
+    if (CUSTOM_RESOURCE_CLASS_PATTERN.test(rc) && rc.length <= 255) {
+      customClasses.add(rc);
+      return;
+    }
+    report(
+      path,
+      {
+        code: 'inventory/unknown-resource-class',
+        message: `${rc} is neither a standard resource class nor a custom one (CUSTOM_[A-Z0-9_]+).`,
+        ...hint(suggest(rc, STANDARD_CLASS_LIST)),
+      },
+      key,
+    );
+  };
+  (file.traits ?? []).forEach((t, i) => {
+    if (!CUSTOM_TRAIT_PATTERN.test(t)) {
+      report(['traits', i], {
+        code: 'inventory/not-custom-trait',
+        message: `${t} is not a custom trait; only CUSTOM_ traits are declared here.`,
+        hint: vocabulary.isStandardTrait(t)
+          ? `${t} is a standard trait and always exists`
+          : 'custom traits look like CUSTOM_GOLD',
+      });
+    } else customTraits.add(t);
+  });
+  (file.resource_classes ?? []).forEach((c, i) => {
+    if (!CUSTOM_RESOURCE_CLASS_PATTERN.test(c)) {
+      report(['resource_classes', i], {
+        code: 'inventory/not-custom-resource-class',
+        message: `${c} is not a custom resource class; only CUSTOM_ classes are declared here.`,
+      });
+    } else customClasses.add(c);
+  });
+  const aliases = new Map<string, string>();
+  for (const [alias, uuid] of Object.entries(file.aggregates ?? {})) {
+    if (!isUuidLike(uuid)) {
+      report(['aggregates', alias], {
+        code: 'inventory/invalid-uuid',
+        message: `Aggregate ${alias} must map to a UUID, not '${uuid}'.`,
+      });
+    } else aliases.set(alias, normalizeUuid(uuid) as string);
+  }
+
+  // Flatten nested providers, remembering where each came from.
+  interface Flat {
+    entry: InventoryProviderEntry;
+    path: PathSegment[];
+    parentName?: string;
+  }
+  const flat: Flat[] = [];
+  const walk = (entries: InventoryProviderEntry[], base: PathSegment[], parentName?: string) => {
+    entries.forEach((entry, i) => {
+      const path = [...base, i];
+      flat.push({ entry, path, ...(parentName !== undefined ? { parentName } : {}) });
+      if (entry.children) walk(entry.children, [...path, 'children'], entry.name);
+    });
+  };
+  walk(file.providers, ['providers']);
+
+  const byName = new Map<string, Flat>();
+  const uuidOf = new Map<string, string>();
+  const seenUuids = new Map<string, string>();
+  for (const f of flat) {
+    const { entry, path } = f;
+    if (byName.has(entry.name)) {
+      report([...path, 'name'], {
+        code: 'inventory/duplicate-provider',
+        message: `The provider name ${entry.name} is used twice.`,
+      });
+      continue;
+    }
+    byName.set(entry.name, f);
+    let uuid: string;
+    if (entry.uuid !== undefined) {
+      if (!isUuidLike(entry.uuid)) {
+        report([...path, 'uuid'], {
+          code: 'inventory/invalid-uuid',
+          message: `The uuid of provider ${entry.name} is not a UUID: '${entry.uuid}'.`,
+          hint: 'leave uuid out to derive a stable one from the name',
+        });
+        continue;
+      }
+      uuid = normalizeUuid(entry.uuid) as string;
+    } else uuid = uuidFromName(`provider:${entry.name}`);
+    const other = seenUuids.get(uuid);
+    if (other) {
+      report([...path, 'uuid'], {
+        code: 'inventory/duplicate-provider',
+        message: `Providers ${other} and ${entry.name} share the uuid ${uuid}.`,
+      });
+      continue;
+    }
+    seenUuids.set(uuid, entry.name);
+    uuidOf.set(entry.name, uuid);
+  }
+  const refToName = (ref: string): string | undefined => {
+    if (byName.has(ref)) return ref;
+    const u = isUuidLike(ref) ? normalizeUuid(ref) : undefined;
+    return u ? seenUuids.get(u) : undefined;
+  };
+
+  const resolved = new Map<string, ResolvedProvider>();
+  const parents = new Map<string, string | undefined>();
+  for (const f of flat) {
+    const { entry, path } = f;
+    const uuid = uuidOf.get(entry.name);
+    if (!uuid || byName.get(entry.name) !== f) continue;
+    let parentName = f.parentName;
+    if (entry.parent !== undefined) {
+      if (parentName !== undefined) {
+        report([...path, 'parent'], {
+          code: 'inventory/conflicting-parent',
+          message: `Provider ${entry.name} is nested under ${parentName} and also names parent ${entry.parent}.`,
+        });
+      } else {
+        parentName = refToName(entry.parent);
+        if (!parentName) {
+          report([...path, 'parent'], {
+            code: 'inventory/unknown-parent',
+            message: `The parent ${entry.parent} of provider ${entry.name} is not a provider of this file.`,
+            ...hint(suggest(entry.parent, [...byName.keys()])),
+          });
+        }
+      }
+    }
+    parents.set(entry.name, parentName);
+    const inventories: Record<string, Inventory> = {};
+    for (const [rc, raw] of Object.entries(entry.inventories ?? {})) {
+      checkClass(rc, [...path, 'inventories', rc]);
+      const inv: Inventory =
+        typeof raw === 'number' ? { ...INVENTORY_DEFAULTS, total: raw } : { ...INVENTORY_DEFAULTS, ...raw };
+      if (inv.reserved > inv.total) {
+        report([...path, 'inventories', rc, 'reserved'], {
+          code: 'inventory/reserved-above-total',
+          message: `The reserved amount of ${rc} on ${entry.name} (${inv.reserved}) is greater than its total (${inv.total}).`,
+        });
+      }
+      if (inv.min_unit > inv.max_unit) {
+        report([...path, 'inventories', rc, 'min_unit'], {
+          code: 'inventory/min-above-max',
+          message: `min_unit of ${rc} on ${entry.name} (${inv.min_unit}) is greater than max_unit (${inv.max_unit}); nothing could be allocated.`,
+          severity: 'warning',
+        });
+      }
+      inventories[rc] = inv;
+    }
+    (entry.traits ?? []).forEach((t, i) => {
+      checkTrait(t, [...path, 'traits', i]);
+    });
+    const aggregates: string[] = [];
+    (entry.aggregates ?? []).forEach((a, i) => {
+      const alias = aliases.get(a);
+      if (alias) aggregates.push(alias);
+      else if (isUuidLike(a)) aggregates.push(normalizeUuid(a) as string);
+      else {
+        report([...path, 'aggregates', i], {
+          code: 'inventory/unknown-aggregate',
+          message: `The aggregate ${a} of provider ${entry.name} is neither a UUID nor an alias from the aggregates section.`,
+          ...hint(suggest(a, [...aliases.keys()])),
+        });
+      }
+    });
+    resolved.set(entry.name, {
+      name: entry.name,
+      uuid,
+      parentUuid: null,
+      inventories,
+      traits: [...new Set(entry.traits ?? [])],
+      aggregates: [...new Set(aggregates)],
+    });
+  }
+  // Parents resolved; order parents first and refuse loops.
+  const ordered: ResolvedProvider[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (name: string, trail: string[]): boolean => {
+    const s = state.get(name);
+    if (s === 'done') return true;
+    if (s === 'visiting') {
+      const f = byName.get(name) as Flat;
+      report([...f.path, 'parent'], {
+        code: 'inventory/parent-loop',
+        message: `Providers form a loop through their parents: ${[...trail, name].join(' -> ')}.`,
+      });
+      return false;
+    }
+    state.set(name, 'visiting');
+    const parent = parents.get(name);
+    if (parent !== undefined && resolved.has(parent) && !visit(parent, [...trail, name])) return false;
+    state.set(name, 'done');
+    const r = resolved.get(name);
+    if (r) {
+      if (parent !== undefined) r.parentUuid = resolved.get(parent)?.uuid ?? null;
+      ordered.push(r);
+    }
+    return true;
+  };
+  for (const name of resolved.keys()) visit(name, []);
+
+  // Usages and consumers, checked against capacity.
+  const used = new Map<string, Map<string, number>>();
+  const consumers: ResolvedConsumer[] = [];
+  const allocate = (
+    providerRef: string,
+    rc: string,
+    amount: number,
+    path: PathSegment[],
+    into: Record<string, Record<string, number>>,
+  ) => {
+    const name = refToName(providerRef);
+    const p = name ? resolved.get(name) : undefined;
+    if (!p) {
+      report(
+        path.slice(0, -1),
+        {
+          code: 'inventory/unknown-provider',
+          message: `Allocations name provider ${providerRef}, which this file does not define.`,
+          ...hint(suggest(providerRef, [...byName.keys()])),
+        },
+        true,
+      );
+      return;
+    }
+    const inv = p.inventories[rc];
+    if (!inv) {
+      report(
+        path,
+        {
+          code: 'inventory/no-inventory',
+          message: `Provider ${p.name} has no ${rc} inventory to allocate from.`,
+        },
+        true,
+      );
+      return;
+    }
+    const per = used.get(p.uuid) ?? new Map<string, number>();
+    used.set(p.uuid, per);
+    const now = (per.get(rc) ?? 0) + amount;
+    if (now > (inv.total - inv.reserved) * inv.allocation_ratio) {
+      report(path, {
+        code: 'inventory/capacity-exceeded',
+        message: `Allocating ${amount} ${rc} on ${p.name} exceeds its capacity (${Math.trunc((inv.total - inv.reserved) * inv.allocation_ratio)}, ${per.get(rc) ?? 0} already used).`,
+      });
+      return;
+    }
+    if (amount < inv.min_unit || amount > inv.max_unit || amount % inv.step_size !== 0) {
+      report(path, {
+        code: 'inventory/allocation-constraints',
+        message: `Allocating ${amount} ${rc} on ${p.name} breaks its min_unit/max_unit/step_size (${inv.min_unit}/${inv.max_unit}/${inv.step_size}).`,
+      });
+      return;
+    }
+    per.set(rc, now);
+    const inner = into[p.uuid] ?? {};
+    inner[rc] = (inner[rc] ?? 0) + amount;
+    into[p.uuid] = inner;
+  };
+  for (const f of flat) {
+    const p = resolved.get(f.entry.name);
+    if (!p || !f.entry.usages) continue;
+    const allocations: Record<string, Record<string, number>> = {};
+    for (const [rc, amount] of Object.entries(f.entry.usages))
+      allocate(p.uuid, rc, amount, [...f.path, 'usages', rc], allocations);
+    if (Object.keys(allocations).length) {
+      consumers.push({
+        uuid: uuidFromName(`usage:${p.uuid}`),
+        projectId: DEFAULT_PROJECT,
+        userId: DEFAULT_USER,
+        consumerType: 'INSTANCE',
+        allocations,
+      });
+    }
+  }
+  const consumerUuids = new Set(consumers.map((c) => c.uuid));
+  (file.consumers ?? []).forEach((c, i) => {
+    const path: PathSegment[] = ['consumers', i];
+    if (!isUuidLike(c.uuid)) {
+      report([...path, 'uuid'], {
+        code: 'inventory/invalid-uuid',
+        message: `The consumer uuid '${c.uuid}' is not a UUID.`,
+      });
+      return;
+    }
+    const uuid = normalizeUuid(c.uuid) as string;
+    if (consumerUuids.has(uuid)) {
+      report([...path, 'uuid'], {
+        code: 'inventory/duplicate-consumer',
+        message: `The consumer ${uuid} appears twice.`,
+      });
+      return;
+    }
+    consumerUuids.add(uuid);
+    const allocations: Record<string, Record<string, number>> = {};
+    for (const [ref, resources] of Object.entries(c.allocations)) {
+      for (const [rc, amount] of Object.entries(resources))
+        allocate(ref, rc, amount, [...path, 'allocations', ref, rc], allocations);
+    }
+    consumers.push({
+      uuid,
+      projectId: c.project_id ?? DEFAULT_PROJECT,
+      userId: c.user_id ?? DEFAULT_USER,
+      consumerType: c.consumer_type ?? 'INSTANCE',
+      allocations,
+    });
+  });
+
+  if (diagnostics.some((d) => d.severity === 'error')) return { ok: false, diagnostics };
+  return {
+    ok: true,
+    diagnostics,
+    inventory: {
+      customTraits: [...customTraits].sort(),
+      customResourceClasses: [...customClasses].sort(),
+      providers: ordered,
+      consumers: consumers.filter((c) => Object.keys(c.allocations).length),
+    },
+  };
+}
+
+const STANDARD_CLASS_LIST: readonly string[] = STANDARD_RESOURCE_CLASSES;
+
+function hint(suggestions: string[]): { hint?: string } {
+  const h = didYouMean(suggestions);
+  return h ? { hint: h } : {};
+}

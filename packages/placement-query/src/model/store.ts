@@ -1,0 +1,700 @@
+import {
+  ConflictError,
+  createDiagnostic,
+  isCustomTrait,
+  NotFoundError,
+  STANDARD_RESOURCE_CLASSES,
+  standardTraits,
+  ValidationError,
+} from '@stackspec/core';
+import { PLACEMENT_ERROR_CODES, type PlacementErrorCode } from '../errors.js';
+
+/** Placement's largest integer for inventory fields (a signed 32-bit column). */
+export const MAX_INT = 2147483647;
+/** The trait that makes a provider share its inventory with every provider in its aggregates. */
+export const SHARING_TRAIT = 'MISC_SHARES_VIA_AGGREGATE';
+/** The os-traits release Debian 12's Placement 8.0 syncs (345 standard traits). */
+export const DEBIAN_OS_TRAITS_RELEASE = '2.9.0';
+
+/** One inventory record, with Placement's field names. */
+export interface Inventory {
+  total: number;
+  reserved: number;
+  min_unit: number;
+  max_unit: number;
+  step_size: number;
+  allocation_ratio: number;
+}
+
+/** Placement's defaults for the optional inventory fields. */
+export const INVENTORY_DEFAULTS: Readonly<Omit<Inventory, 'total'>> = {
+  reserved: 0,
+  min_unit: 1,
+  max_unit: MAX_INT,
+  step_size: 1,
+  allocation_ratio: 1.0,
+};
+
+/** `int((total - reserved) * allocation_ratio)`: what Placement reports as capacity. */
+export function capacityOf(inv: Inventory): number {
+  return Math.trunc((inv.total - inv.reserved) * inv.allocation_ratio);
+}
+
+/** Whether a provider with this inventory and usage can give `amount` more (Placement's SQL filter). */
+export function canAllocate(inv: Inventory, used: number, amount: number): boolean {
+  return (
+    used + amount <= (inv.total - inv.reserved) * inv.allocation_ratio &&
+    inv.min_unit <= amount &&
+    inv.max_unit >= amount &&
+    amount % inv.step_size === 0
+  );
+}
+
+/** A resource provider held by a {@link ProviderStore}; read it, change it only through the store. */
+export interface Provider {
+  /** Internal id, in creation order (what Placement's database would assign). */
+  readonly id: number;
+  readonly uuid: string;
+  name: string;
+  generation: number;
+  parent: Provider | undefined;
+  root: Provider;
+  readonly children: Set<Provider>;
+  readonly inventories: Map<string, Inventory>;
+  /** Sum of allocations per resource class. */
+  readonly usages: Map<string, number>;
+  readonly traits: Set<string>;
+  readonly aggregates: Set<string>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** One consumer's allocations. */
+export interface Consumer {
+  readonly uuid: string;
+  projectId: string;
+  userId: string;
+  consumerType: string;
+  generation: number;
+  /** Provider uuid → resource class → amount. */
+  readonly allocations: Map<string, Map<string, number>>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Options for {@link createProviderStore}. */
+export interface ProviderStoreOptions {
+  /** os-traits release whose standard traits exist (default: the one Debian 12's Placement uses, 2.9.0). */
+  osTraitsRelease?: string;
+  /** Clock for created/updated times (default: `() => new Date()`). */
+  clock?: () => Date;
+}
+
+function conflict(message: string, code: PlacementErrorCode, diagnostic: string): ConflictError {
+  return new ConflictError(message, {
+    code,
+    diagnostics: [createDiagnostic({ code: diagnostic, message })],
+  });
+}
+
+function badRequest(message: string, diagnostic: string, path = ''): ValidationError {
+  return new ValidationError(message, {
+    code: PLACEMENT_ERROR_CODES.default,
+    diagnostics: [createDiagnostic({ code: diagnostic, message, path })],
+  });
+}
+
+function notFound(message: string, diagnostic = 'placement-query/not-found'): NotFoundError {
+  return new NotFoundError(message, {
+    code: PLACEMENT_ERROR_CODES.default,
+    diagnostics: [createDiagnostic({ code: diagnostic, message })],
+  });
+}
+
+/**
+ * The state of a Placement service held in memory: providers in trees,
+ * their inventories, usages, traits and aggregates, consumers and their
+ * allocations, and the trait and resource-class vocabularies. It keeps
+ * indexes (providers per aggregate, trait and resource class) so queries
+ * never scan every provider.
+ *
+ * Writes enforce Placement's rules and throw its errors (core
+ * `ValidationError` 400, `NotFoundError` 404, `ConflictError` 409 with
+ * Placement's error code and message): a stale generation, inventory in
+ * use, a parent with children, over-capacity allocations.
+ */
+export class ProviderStore {
+  readonly #clock: () => Date;
+  readonly #byUuid = new Map<string, Provider>();
+  readonly #byName = new Map<string, Provider>();
+  readonly #aggregateIndex = new Map<string, Set<Provider>>();
+  readonly #traitIndex = new Map<string, Set<Provider>>();
+  readonly #classIndex = new Map<string, Set<Provider>>();
+  readonly #consumers = new Map<string, Consumer>();
+  readonly #traits = new Map<string, Date>();
+  readonly #classes = new Map<string, Date>();
+  readonly #standardTraits: ReadonlySet<string>;
+  #nextId = 1;
+  #nested = 0;
+  #revision = 0;
+
+  constructor(options: ProviderStoreOptions = {}) {
+    this.#clock = options.clock ?? (() => new Date());
+    this.#standardTraits = standardTraits(options.osTraitsRelease ?? DEBIAN_OS_TRAITS_RELEASE);
+    const now = this.#clock();
+    for (const t of this.#standardTraits) this.#traits.set(t, now);
+    for (const c of STANDARD_RESOURCE_CLASSES) this.#classes.set(c, now);
+  }
+
+  /** Increases on every write; lets callers cache derived data. */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /** Every provider, in id order. */
+  providers(): IterableIterator<Provider> {
+    return this.#byUuid.values();
+  }
+
+  get providerCount(): number {
+    return this.#byUuid.size;
+  }
+
+  /** True when any provider has a parent (Placement then takes its tree-aware paths). */
+  get hasTrees(): boolean {
+    return this.#nested > 0;
+  }
+
+  provider(uuid: string): Provider | undefined {
+    return this.#byUuid.get(uuid);
+  }
+
+  /** The provider or a 404 with Placement's wording. */
+  requireProvider(uuid: string): Provider {
+    const p = this.#byUuid.get(uuid);
+    if (!p)
+      throw notFound(`No resource provider with uuid ${uuid} found`, 'placement-query/provider-not-found');
+    return p;
+  }
+
+  providerByName(name: string): Provider | undefined {
+    return this.#byName.get(name);
+  }
+
+  /** Providers directly in an aggregate (no copy; do not change it). */
+  inAggregate(aggregate: string): ReadonlySet<Provider> {
+    return this.#aggregateIndex.get(aggregate) ?? EMPTY;
+  }
+
+  /** Providers with a trait (no copy). */
+  withTrait(trait: string): ReadonlySet<Provider> {
+    return this.#traitIndex.get(trait) ?? EMPTY;
+  }
+
+  /** Providers with inventory of a resource class (no copy). */
+  withInventory(resourceClass: string): ReadonlySet<Provider> {
+    return this.#classIndex.get(resourceClass) ?? EMPTY;
+  }
+
+  /** Every aggregate some provider is in. */
+  aggregates(): IterableIterator<string> {
+    return this.#aggregateIndex.keys();
+  }
+
+  hasTrait(name: string): boolean {
+    return this.#traits.has(name);
+  }
+
+  hasResourceClass(name: string): boolean {
+    return this.#classes.has(name);
+  }
+
+  isStandardTrait(name: string): boolean {
+    return this.#standardTraits.has(name);
+  }
+
+  /** Trait names, sorted. */
+  traitNames(): string[] {
+    return [...this.#traits.keys()].sort();
+  }
+
+  /** Resource class names: standard ones in os-resource-classes order, then custom ones sorted. */
+  resourceClassNames(): string[] {
+    const std = new Set<string>(STANDARD_RESOURCE_CLASSES);
+    return [...STANDARD_RESOURCE_CLASSES, ...[...this.#classes.keys()].filter((c) => !std.has(c)).sort()];
+  }
+
+  consumer(uuid: string): Consumer | undefined {
+    return this.#consumers.get(uuid);
+  }
+
+  consumers(): IterableIterator<Consumer> {
+    return this.#consumers.values();
+  }
+
+  // -------------------------------------------------------------------------
+  // Vocabulary
+
+  /** Creates a custom trait; returns false when it already existed. Throws 400 for a non-custom name. */
+  createTrait(name: string): boolean {
+    if (this.#traits.has(name)) return false;
+    if (!isCustomTrait(name)) {
+      throw badRequest(
+        `The trait name ${name} is not a custom trait (CUSTOM_[A-Z0-9_]+).`,
+        'placement-query/invalid-trait',
+      );
+    }
+    this.#traits.set(name, this.#clock());
+    this.#revision += 1;
+    return true;
+  }
+
+  /** Deletes a custom trait (404 unknown, 400 standard, 409 in use). */
+  deleteTrait(name: string): void {
+    if (!this.#traits.has(name))
+      throw notFound(`No such trait(s): ${name}.`, 'placement-query/trait-not-found');
+    if (this.#standardTraits.has(name)) {
+      throw badRequest(`Cannot delete standard trait ${name}.`, 'placement-query/standard-trait');
+    }
+    if (this.withTrait(name).size) {
+      throw conflict(
+        `The trait ${name} is in use by a resource provider.`,
+        PLACEMENT_ERROR_CODES.default,
+        'placement-query/trait-in-use',
+      );
+    }
+    this.#traits.delete(name);
+    this.#revision += 1;
+  }
+
+  /** Creates a custom resource class; returns false when it already existed. */
+  createResourceClass(name: string): boolean {
+    if (this.#classes.has(name)) return false;
+    this.#classes.set(name, this.#clock());
+    this.#revision += 1;
+    return true;
+  }
+
+  /** Deletes a custom resource class (404 unknown, 400 standard, 409 in use). */
+  deleteResourceClass(name: string): void {
+    if (!this.#classes.has(name)) {
+      throw notFound(`No such resource class ${name}.`, 'placement-query/resource-class-not-found');
+    }
+    if ((STANDARD_RESOURCE_CLASSES as readonly string[]).includes(name)) {
+      throw badRequest(
+        `Cannot delete standard resource class ${name}: Cannot delete standard resource class.`,
+        'placement-query/standard-resource-class',
+      );
+    }
+    if (this.withInventory(name).size) {
+      throw conflict(
+        `Unable to delete resource class ${name}: Cannot delete resource class ${name}. Class is in use in inventory.`,
+        PLACEMENT_ERROR_CODES.default,
+        'placement-query/resource-class-in-use',
+      );
+    }
+    this.#classes.delete(name);
+    this.#revision += 1;
+  }
+
+  // -------------------------------------------------------------------------
+  // Providers
+
+  /**
+   * Creates a provider. `parentUuid` must name an existing provider; the new
+   * one joins its tree. Throws 409 for a taken name or uuid.
+   */
+  createProvider(input: { name: string; uuid: string; parentUuid?: string | null }): Provider {
+    const { name, uuid } = input;
+    const dupes: string[] = [];
+    if (this.#byUuid.has(uuid)) dupes.push(`uuid: ${uuid}`);
+    if (this.#byName.has(name)) dupes.push(`name: ${name}`);
+    if (dupes.length) {
+      throw conflict(
+        `Conflicting resource provider ${dupes.join(', ')} already exists.`,
+        PLACEMENT_ERROR_CODES.duplicateName,
+        'placement-query/duplicate-provider',
+      );
+    }
+    let parent: Provider | undefined;
+    if (input.parentUuid != null) {
+      const reason =
+        input.parentUuid === uuid
+          ? 'parent provider UUID cannot be same as UUID. Please set parent provider UUID to None if there is no parent.'
+          : this.#byUuid.has(input.parentUuid)
+            ? undefined
+            : 'parent provider UUID does not exist.';
+      if (reason) {
+        throw badRequest(
+          `Unable to create resource provider "${name}", ${uuid}: Object action create failed because: ${reason}`,
+          'placement-query/invalid-parent',
+          '/parent_provider_uuid',
+        );
+      }
+      parent = this.#byUuid.get(input.parentUuid);
+    }
+    const now = this.#clock();
+    const provider = {
+      id: this.#nextId++,
+      uuid,
+      name,
+      generation: 0,
+      parent,
+      root: undefined as unknown as Provider,
+      children: new Set<Provider>(),
+      inventories: new Map<string, Inventory>(),
+      usages: new Map<string, number>(),
+      traits: new Set<string>(),
+      aggregates: new Set<string>(),
+      createdAt: now,
+      updatedAt: now,
+    } satisfies Provider;
+    provider.root = parent ? parent.root : provider;
+    if (parent) {
+      parent.children.add(provider);
+      this.#nested += 1;
+    }
+    this.#byUuid.set(uuid, provider);
+    this.#byName.set(name, provider);
+    this.#revision += 1;
+    return provider;
+  }
+
+  /**
+   * Renames and/or re-parents a provider. Re-parenting or un-parenting a
+   * child needs `allowReparenting` (microversion 1.37); a loop is refused.
+   */
+  updateProvider(
+    uuid: string,
+    changes: { name?: string; parentUuid?: string | null },
+    options: { allowReparenting?: boolean } = {},
+  ): Provider {
+    const p = this.requireProvider(uuid);
+    if (changes.name !== undefined && changes.name !== p.name) {
+      if (this.#byName.has(changes.name)) {
+        throw conflict(
+          `Conflicting resource provider ${changes.name} already exists.`,
+          PLACEMENT_ERROR_CODES.duplicateName,
+          'placement-query/duplicate-provider',
+        );
+      }
+    }
+    const fail = (action: string, reason: string) =>
+      badRequest(
+        `Unable to save resource provider ${uuid}: Object action ${action} failed because: ${reason}`,
+        'placement-query/invalid-parent',
+        '/parent_provider_uuid',
+      );
+    let newParent: Provider | undefined | null = null; // null: unchanged
+    if (changes.parentUuid !== undefined) {
+      if (changes.parentUuid !== null) {
+        const target = this.#byUuid.get(changes.parentUuid);
+        if (!target) throw fail('create', 'parent provider UUID does not exist.');
+        if (p.parent && p.parent !== target && !options.allowReparenting) {
+          throw fail('update', 're-parenting a provider is not currently allowed.');
+        }
+        if (target === p || this.#isDescendant(target, p)) {
+          throw fail('update', 'creating loop in the provider tree is not allowed.');
+        }
+        if (target !== p.parent) newParent = target;
+      } else if (p.parent) {
+        if (!options.allowReparenting)
+          throw fail('update', 'un-parenting a provider is not currently allowed.');
+        newParent = undefined;
+      }
+    }
+    if (changes.name !== undefined && changes.name !== p.name) {
+      this.#byName.delete(p.name);
+      p.name = changes.name;
+      this.#byName.set(p.name, p);
+    }
+    if (newParent !== null) {
+      if (p.parent) {
+        p.parent.children.delete(p);
+        this.#nested -= 1;
+      }
+      p.parent = newParent;
+      if (newParent) {
+        newParent.children.add(p);
+        this.#nested += 1;
+      }
+      const root = newParent ? newParent.root : p;
+      const stack = [p];
+      while (stack.length) {
+        const q = stack.pop() as Provider;
+        q.root = root;
+        stack.push(...q.children);
+      }
+    }
+    p.updatedAt = this.#clock();
+    this.#revision += 1;
+    return p;
+  }
+
+  #isDescendant(candidate: Provider, ancestor: Provider): boolean {
+    for (let q = candidate.parent; q; q = q.parent) if (q === ancestor) return true;
+    return false;
+  }
+
+  /** Deletes a provider (404 unknown, 409 with children or allocations). */
+  deleteProvider(uuid: string): void {
+    const p = this.#byUuid.get(uuid);
+    if (!p) {
+      throw notFound(
+        `No resource provider with uuid ${uuid} found for delete`,
+        'placement-query/provider-not-found',
+      );
+    }
+    if (p.children.size) {
+      throw conflict(
+        `Unable to delete parent resource provider ${uuid}: It has child resource providers.`,
+        PLACEMENT_ERROR_CODES.cannotDeleteParent,
+        'placement-query/provider-has-children',
+      );
+    }
+    for (const used of p.usages.values()) {
+      if (used > 0) {
+        throw conflict(
+          `Unable to delete resource provider ${uuid}: Resource provider has allocations.`,
+          PLACEMENT_ERROR_CODES.providerInUse,
+          'placement-query/provider-in-use',
+        );
+      }
+    }
+    for (const rc of p.inventories.keys()) this.#classIndex.get(rc)?.delete(p);
+    for (const t of p.traits) this.#unindex(this.#traitIndex, t, p);
+    for (const a of p.aggregates) this.#unindex(this.#aggregateIndex, a, p);
+    if (p.parent) {
+      p.parent.children.delete(p);
+      this.#nested -= 1;
+    }
+    this.#byUuid.delete(uuid);
+    this.#byName.delete(p.name);
+    this.#revision += 1;
+  }
+
+  #unindex(index: Map<string, Set<Provider>>, key: string, p: Provider): void {
+    const set = index.get(key);
+    if (!set) return;
+    set.delete(p);
+    if (!set.size) index.delete(key);
+  }
+
+  #index(index: Map<string, Set<Provider>>, key: string, p: Provider): void {
+    let set = index.get(key);
+    if (!set) {
+      set = new Set();
+      index.set(key, set);
+    }
+    set.add(p);
+  }
+
+  /** Throws Placement's 409 when `generation` is given and stale. */
+  checkGeneration(p: Provider, generation: number | undefined): void {
+    if (generation !== undefined && generation !== p.generation) {
+      throw conflict(
+        'resource provider generation conflict',
+        PLACEMENT_ERROR_CODES.concurrentUpdate,
+        'placement-query/generation-conflict',
+      );
+    }
+  }
+
+  #touch(p: Provider): void {
+    p.generation += 1;
+    p.updatedAt = this.#clock();
+    this.#revision += 1;
+  }
+
+  /**
+   * Replaces a provider's whole inventory. Classes must exist; removing a
+   * class with allocations is a 409 (`placement.inventory.inuse`).
+   */
+  setInventories(uuid: string, inventories: Record<string, Inventory>, generation?: number): Provider {
+    const p = this.requireProvider(uuid);
+    this.checkGeneration(p, generation);
+    for (const rc of Object.keys(inventories)) {
+      if (!this.#classes.has(rc)) {
+        throw badRequest(
+          `Unknown resource class in inventory for resource provider ${uuid}: No such resource class ${rc}.`,
+          'placement-query/unknown-resource-class',
+        );
+      }
+    }
+    const removed = [...p.inventories.keys()].filter((rc) => !(rc in inventories));
+    const inUse = removed.filter((rc) => (p.usages.get(rc) ?? 0) > 0);
+    if (inUse.length) {
+      throw conflict(
+        `update conflict: Inventory for '${inUse.join(', ')}' on resource provider '${uuid}' in use.`,
+        PLACEMENT_ERROR_CODES.inventoryInUse,
+        'placement-query/inventory-in-use',
+      );
+    }
+    for (const rc of removed) {
+      p.inventories.delete(rc);
+      this.#unindex(this.#classIndex, rc, p);
+    }
+    for (const [rc, inv] of Object.entries(inventories)) {
+      p.inventories.set(rc, { ...inv });
+      this.#index(this.#classIndex, rc, p);
+    }
+    this.#touch(p);
+    return p;
+  }
+
+  /** Replaces a provider's traits; every trait must exist. */
+  setTraits(uuid: string, traits: Iterable<string>, generation?: number): Provider {
+    const p = this.requireProvider(uuid);
+    this.checkGeneration(p, generation);
+    const wanted = new Set(traits);
+    const unknown = [...wanted].filter((t) => !this.#traits.has(t));
+    if (unknown.length) {
+      throw badRequest(`No such trait(s): ${unknown.join(', ')}.`, 'placement-query/unknown-trait');
+    }
+    for (const t of p.traits) if (!wanted.has(t)) this.#unindex(this.#traitIndex, t, p);
+    for (const t of wanted) this.#index(this.#traitIndex, t, p);
+    p.traits.clear();
+    for (const t of wanted) p.traits.add(t);
+    this.#touch(p);
+    return p;
+  }
+
+  /** Replaces a provider's aggregates. */
+  setAggregates(uuid: string, aggregates: Iterable<string>, generation?: number): Provider {
+    const p = this.requireProvider(uuid);
+    this.checkGeneration(p, generation);
+    const wanted = new Set(aggregates);
+    for (const a of p.aggregates) if (!wanted.has(a)) this.#unindex(this.#aggregateIndex, a, p);
+    for (const a of wanted) this.#index(this.#aggregateIndex, a, p);
+    p.aggregates.clear();
+    for (const a of wanted) p.aggregates.add(a);
+    this.#touch(p);
+    return p;
+  }
+
+  // -------------------------------------------------------------------------
+  // Allocations
+
+  /**
+   * Replaces a consumer's allocations (an empty map deletes them). Every
+   * amount must fit the provider's inventory constraints and capacity,
+   * counting the consumer's own old allocations as freed; each provider
+   * touched gets a new generation.
+   */
+  setAllocations(
+    consumerUuid: string,
+    allocations: Record<string, Record<string, number>>,
+    owner: { projectId: string; userId: string; consumerType?: string },
+  ): Consumer | undefined {
+    const old = this.#consumers.get(consumerUuid);
+    const providers = new Map<string, Provider>();
+    for (const rpUuid of Object.keys(allocations)) {
+      const p = this.#byUuid.get(rpUuid);
+      if (!p) {
+        throw badRequest(
+          `Unable to allocate inventory: Resource provider '${rpUuid}' not found.`,
+          'placement-query/provider-not-found',
+        );
+      }
+      providers.set(rpUuid, p);
+    }
+    const freed = (rpUuid: string, rc: string) => old?.allocations.get(rpUuid)?.get(rc) ?? 0;
+    for (const [rpUuid, resources] of Object.entries(allocations)) {
+      const p = providers.get(rpUuid) as Provider;
+      for (const [rc, amount] of Object.entries(resources)) {
+        if (amount === 0) continue;
+        const inv = p.inventories.get(rc);
+        if (!inv) {
+          throw conflict(
+            `Unable to allocate inventory: Inventory for '${rc}' on resource provider '${rpUuid}' invalid.`,
+            PLACEMENT_ERROR_CODES.default,
+            'placement-query/no-inventory',
+          );
+        }
+        if (amount < inv.min_unit || amount > inv.max_unit || amount % inv.step_size !== 0) {
+          throw conflict(
+            `Unable to allocate inventory: Unable to create allocation for '${rc}' on resource provider '${rpUuid}'. The requested amount would violate inventory constraints.`,
+            PLACEMENT_ERROR_CODES.default,
+            'placement-query/allocation-constraints',
+          );
+        }
+        const used = (p.usages.get(rc) ?? 0) - freed(rpUuid, rc);
+        if ((inv.total - inv.reserved) * inv.allocation_ratio < used + amount) {
+          throw conflict(
+            `Unable to allocate inventory: Unable to create allocation for '${rc}' on resource provider '${rpUuid}'. The requested amount would exceed the capacity.`,
+            PLACEMENT_ERROR_CODES.default,
+            'placement-query/capacity-exceeded',
+          );
+        }
+      }
+    }
+    const touched = new Set<Provider>();
+    if (old) {
+      for (const [rpUuid, resources] of old.allocations) {
+        const p = this.#byUuid.get(rpUuid);
+        if (!p) continue;
+        for (const [rc, amount] of resources) p.usages.set(rc, (p.usages.get(rc) ?? 0) - amount);
+        touched.add(p);
+      }
+    }
+    const now = this.#clock();
+    const map = new Map<string, Map<string, number>>();
+    for (const [rpUuid, resources] of Object.entries(allocations)) {
+      const p = providers.get(rpUuid) as Provider;
+      const inner = new Map<string, number>();
+      for (const [rc, amount] of Object.entries(resources)) {
+        if (amount === 0) continue;
+        inner.set(rc, amount);
+        p.usages.set(rc, (p.usages.get(rc) ?? 0) + amount);
+      }
+      if (inner.size) map.set(rpUuid, inner);
+      touched.add(p);
+    }
+    for (const p of touched) {
+      for (const [rc, n] of p.usages) if (n === 0) p.usages.delete(rc);
+      this.#touch(p);
+    }
+    if (!map.size) {
+      this.#consumers.delete(consumerUuid);
+      this.#revision += 1;
+      return undefined;
+    }
+    const consumer: Consumer = {
+      uuid: consumerUuid,
+      projectId: owner.projectId,
+      userId: owner.userId,
+      consumerType: owner.consumerType ?? old?.consumerType ?? 'unknown',
+      generation: old ? old.generation + 1 : 1,
+      allocations: map,
+      createdAt: old?.createdAt ?? now,
+      updatedAt: now,
+    };
+    this.#consumers.set(consumerUuid, consumer);
+    this.#revision += 1;
+    return consumer;
+  }
+
+  /** Removes a consumer's allocations (404 when it has none). */
+  deleteAllocations(consumerUuid: string): void {
+    const c = this.#consumers.get(consumerUuid);
+    if (!c) {
+      throw notFound(`No allocations for consumer '${consumerUuid}'`, 'placement-query/consumer-not-found');
+    }
+    this.setAllocations(consumerUuid, {}, { projectId: c.projectId, userId: c.userId });
+  }
+}
+
+const EMPTY: ReadonlySet<Provider> = new Set();
+
+/**
+ * An empty in-memory Placement: the standard traits of the chosen os-traits
+ * release and the standard resource classes, no providers.
+ *
+ * @example
+ * const store = createProviderStore();
+ * const cn = store.createProvider({ name: 'cn1', uuid: randomUUID() });
+ * store.setInventories(cn.uuid, { VCPU: { ...INVENTORY_DEFAULTS, total: 8 } });
+ */
+export function createProviderStore(options: ProviderStoreOptions = {}): ProviderStore {
+  return new ProviderStore(options);
+}
