@@ -62,6 +62,15 @@ describe('safeParseEnvironment', () => {
     });
   });
 
+  it('accepts a null section with a warning when asked to follow heatclient', () => {
+    const r = safeParseEnvironment('parameter_defaults:\nresource_registry: {OS::A: a.yaml}\n', {
+      acceptNullSections: true,
+    });
+    expect(r.ok).toBe(true);
+    expect(r.diagnostics[0]).toMatchObject({ code: 'heat/environment/empty-section', severity: 'warning' });
+    expect(r.environment?.registry).toHaveLength(1);
+  });
+
   it('rejects requires and candidate lists as Heat does when extensions are off', () => {
     expect(errorsOf('requires: {a: b}\n', { allowExtensions: false })[0]?.message).toBe(
       'environment has wrong section "requires"',

@@ -101,6 +101,12 @@ export interface ParseEnvironmentOptions extends PathOptions {
    * `true`). `false` answers as real Heat does, which rejects both.
    */
   allowExtensions?: boolean | undefined;
+  /**
+   * Accept a null section with a warning, as heatclient does (default
+   * `false`: an error, as the Heat server answers). Some real trees ship
+   * files whose only section holds nothing but comments.
+   */
+  acceptNullSections?: boolean | undefined;
 }
 
 /** An environment file read with Heat's rules. */
@@ -536,6 +542,7 @@ export function safeParseEnvironment(
       walk.diagnostics.push(
         walk.at(
           {
+            ...(options.acceptNullSections ? { severity: 'warning' as const } : {}),
             code: 'heat/environment/empty-section',
             message: `environment has empty section "${key}"`,
             path: `/${pointerSegment(key)}`,
@@ -546,11 +553,12 @@ export function safeParseEnvironment(
       );
     }
   }
-  if (walk.diagnostics.length === 0) {
+  const blocking = () => walk.diagnostics.some((d) => d.severity === 'error');
+  if (!blocking()) {
     checkSectionShapes(walk, value);
     if (isMapping(value.resource_registry)) walkRegistry(walk, value.resource_registry, [], undefined);
   }
-  const requires = ext && walk.diagnostics.length === 0 ? readRequires(walk, value[REQUIRES_SECTION]) : {};
+  const requires = ext && !blocking() ? readRequires(walk, value[REQUIRES_SECTION]) : {};
   const errors = walk.diagnostics.filter((d) => d.severity === 'error');
   const diagnostics = [...walk.diagnostics, ...warnings];
   if (errors.length) return { ok: false, diagnostics };

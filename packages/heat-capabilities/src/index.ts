@@ -31,6 +31,14 @@ export {
   RESTRICTED_ACTIONS,
   safeParseEnvironment,
 } from './environment.js';
+export type {
+  CapabilitiesSummary,
+  FindTemplatesOptions,
+  FindTemplatesResult,
+  ReadFileText,
+  ScannedFile,
+} from './find.js';
+export { findTemplates, isJinjaFile, summarizeCapabilities, TEMPLATE_FILE_PATTERN } from './find.js';
 export { MAX_ENVIRONMENT_BYTES, MAX_TEMPLATE_SIZE } from './load.js';
 export type {
   MergedEnvironment,
@@ -48,6 +56,8 @@ export type {
   ResolveEnvironmentResult,
 } from './resolve.js';
 export { resolveEnvironment } from './resolve.js';
+export type { DocumentKind, ScanOptions, ScanResult } from './scan.js';
+export { scanDocument } from './scan.js';
 export type { StripCapabilitiesResult } from './strip.js';
 export { stripCapabilities } from './strip.js';
 export type { HeatTemplate, ParseTemplateOptions, ParseTemplateResult } from './template.js';

@@ -154,11 +154,12 @@ export async function resolveEnvironment(
 
   for (const entry of lists) {
     const env = merged.environment.environments[entry.origin] as HeatEnvironment;
+    const pointer = `/resource_registry/${pointerSegment(entry.type)}`;
+    // Problems with a type point at its key; problems with one candidate at the candidate.
     const at = (init: DiagnosticInit): Diagnostic =>
       env.document
-        ? env.document.diagnostic(init)
+        ? env.document.diagnostic(init, { key: init.path === pointer })
         : createDiagnostic({ ...init, ...(env.file ? { file: env.file } : {}) });
-    const pointer = `/resource_registry/${pointerSegment(entry.type)}`;
     const verdicts: CandidateVerdict[] = [];
     for (const [i, c] of entry.candidates.entries()) {
       if (c.kind === 'type') {

@@ -1,0 +1,239 @@
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { outlineYaml } from './outline.js';
+import { type ScanResult, scanDocument } from './scan.js';
+
+function same(text: string): { fast: ScanResult; full: ScanResult } {
+  const fast = scanDocument(text);
+  const full = scanDocument(text, { mode: 'full' });
+  return { fast, full };
+}
+
+function strip(r: ScanResult) {
+  const { method: _m, diagnostics, ...rest } = r;
+  return { ...rest, codes: diagnostics.map((d) => [d.code, d.line]) };
+}
+
+describe('scanDocument', () => {
+  it('classifies templates, environments and other documents', () => {
+    expect(scanDocument('heat_template_version: wallaby\nresources: {}\n')).toMatchObject({
+      kind: 'template',
+      version: 'wallaby',
+      versionKey: 'heat_template_version',
+      method: 'fast',
+    });
+    expect(scanDocument('resource_registry:\n  OS::A: a.yaml\nrequires: {a: b}\n').kind).toBe('environment');
+    expect(scanDocument('').kind).toBe('environment');
+    expect(scanDocument('- name: Controller\n').kind).toBe('other');
+    expect(scanDocument('resources: {}\n').kind).toBe('other');
+    expect(scanDocument('a: [1\n').kind).toBe('invalid');
+  });
+
+  it('reads capabilities in both styles without parsing the whole document', () => {
+    const text = [
+      '---',
+      '# comment',
+      'heat_template_version: 2015-10-15 # a date kept as text',
+      'description: |',
+      '  resources: "not a key"',
+      'capabilities:',
+      '  deployment: puppet',
+      '  resource_type: [OS::TripleO::ControllerPostDeployment,',
+      '                  OS::TripleO::ComputePostDeployment]',
+      'resources:',
+      '  a: {type: "x # y"}',
+      '',
+    ].join('\n');
+    const r = scanDocument(text);
+    expect(r).toMatchObject({
+      kind: 'template',
+      method: 'fast',
+      version: '2015-10-15',
+      keys: ['heat_template_version', 'description', 'capabilities', 'resources'],
+      capabilities: {
+        deployment: ['puppet'],
+        resource_type: ['OS::TripleO::ControllerPostDeployment', 'OS::TripleO::ComputePostDeployment'],
+      },
+    });
+    expect(strip(r)).toEqual(strip(scanDocument(text, { mode: 'full' })));
+  });
+
+  it('reports a bad capability value at its line in the file', () => {
+    const r = scanDocument('heat_template_version: wallaby\n\ncapabilities:\n  a: {b: c}\n', {
+      filename: 'x.yaml',
+    });
+    expect(r.diagnostics[0]).toMatchObject({
+      code: 'heat/capabilities/invalid-value',
+      line: 4,
+      file: 'x.yaml',
+    });
+  });
+
+  it('treats a version that is not text as no version, like Heat', () => {
+    const r = scanDocument('heat_template_version: 2013\n');
+    expect(r.kind).toBe('template');
+    expect(r.version).toBeUndefined();
+    expect(scanDocument('heat_template_version: "2013"\n')).toMatchObject({
+      kind: 'template',
+      version: '2013',
+    });
+  });
+
+  it.each([
+    [
+      'a multi-line quoted value reaching column 0',
+      'heat_template_version: wallaby\ndescription: "abc\ndef: x"\n',
+    ],
+    ['a flow mapping at the top', '{heat_template_version: wallaby}\n'],
+    ['an anchor at the top', 'heat_template_version: &v wallaby\n'],
+    ['a tab in the indentation', 'heat_template_version: wallaby\nresources:\n\t a: 1\n'],
+    ['a second document', 'heat_template_version: wallaby\n---\na: 1\n'],
+    ['a quoted key', '"heat_template_version": wallaby\n'],
+    ['a lone carriage return', 'heat_template_version: wallaby\ra: 1\n'],
+  ])('falls back to a full parse for %s', (_name, text) => {
+    expect(outlineYaml(text)).toBeUndefined();
+    const { fast, full } = same(text);
+    expect(strip(fast)).toEqual(strip(full));
+  });
+
+  it('skips block scalar content that looks like keys and quotes', () => {
+    const text =
+      'heat_template_version: wallaby\noutputs:\n  x:\n    value: |\n      capabilities: "\n      it\'s [\nresources: {}\n';
+    const r = scanDocument(text);
+    expect(r.method).toBe('fast');
+    expect(r.keys).toEqual(['heat_template_version', 'outputs', 'resources']);
+  });
+
+  it('follows a multi-line quoted scalar that stays indented', () => {
+    const text = 'heat_template_version: wallaby\ndescription: "first\n  capabilities: {a: b}"\n';
+    const r = scanDocument(text);
+    expect(r.method).toBe('fast');
+    expect(r.capabilities).toBeUndefined();
+  });
+
+  it('keeps the last of duplicate top-level keys, as the full parse does', () => {
+    const text =
+      'heat_template_version: 2013-05-23\ncapabilities: {a: b}\nheat_template_version: wallaby\ncapabilities: {a: c}\n';
+    const { fast, full } = same(text);
+    expect(fast.method).toBe('fast');
+    expect(strip(fast)).toEqual(strip(full));
+    expect(fast.capabilities).toEqual({ a: ['c'] });
+  });
+
+  const scalar = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom(
+      'yes',
+      'no',
+      '~',
+      '2015-10-15',
+      '017',
+      '1e3',
+      'a: b',
+      '# x',
+      "it's",
+      '"q"',
+      '[x',
+      '{y}',
+      '|',
+      '>-',
+    ),
+    fc.integer(),
+    fc.boolean(),
+  );
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, tie('list'), tie('map')),
+    list: fc.array(tie('node'), { maxLength: 3 }),
+    map: fc.dictionary(
+      fc.oneof(fc.stringMatching(/^[a-z_]{1,8}$/), fc.constantFrom('resources', 'capabilities')),
+      tie('node'),
+      {
+        maxKeys: 3,
+      },
+    ),
+  })).node;
+  const topKey = fc.constantFrom(
+    'heat_template_version',
+    'description',
+    'capabilities',
+    'resources',
+    'parameter_defaults',
+    'resource_registry',
+    'requires',
+    'other',
+  );
+
+  it('gives the same answer as a full parse for generated documents in any style', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(topKey, value), { maxLength: 5 }),
+        fc.constantFrom<'block' | 'flow'>('block', 'flow'),
+        fc.boolean(),
+        (entries, style, comments) => {
+          const doc = Object.fromEntries(entries);
+          let text = stringify(doc, {
+            version: '1.1',
+            collectionStyle: style === 'flow' ? 'any' : 'block',
+            lineWidth: 20,
+          });
+          if (comments) text = text.replace(/\n/g, '\n# note\n\n');
+          const { fast, full } = same(text);
+          if (full.kind === 'invalid') return;
+          expect(strip(fast)).toEqual(strip(full));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('never disagrees with a full parse on mutated corpus-like text', () => {
+    const base = [
+      'heat_template_version: wallaby',
+      'description: >',
+      '  Text',
+      'capabilities:',
+      '  deployment: puppet',
+      'parameters:',
+      '  A: {type: string, default: "x"}',
+      'resources:',
+      '  r:',
+      '    type: OS::Heat::None',
+      "    properties: {a: 'it''s'}",
+      '',
+    ];
+    const pieces = fc.constantFrom(
+      '"',
+      "'",
+      '[',
+      ']',
+      '{',
+      '}',
+      '#',
+      ': ',
+      '- ',
+      '|',
+      '>',
+      '\t',
+      ' ',
+      'x',
+      '\n',
+      'capabilities:',
+      'a: b',
+    );
+    fc.assert(
+      fc.property(fc.nat({ max: base.length - 1 }), fc.nat({ max: 40 }), pieces, (line, col, piece) => {
+        const lines = [...base];
+        const l = lines[line] as string;
+        lines[line] = l.slice(0, col) + piece + l.slice(col);
+        const text = lines.join('\n');
+        const { fast, full } = same(text);
+        if (full.kind === 'invalid') return;
+        if (!isDeepStrictEqual(strip(fast), strip(full)))
+          expect({ text, fast: strip(fast) }).toEqual({ text, fast: strip(full) });
+      }),
+      { numRuns: 800 },
+    );
+  });
+});
