@@ -55,7 +55,7 @@ export function formatDiagnostics(
     if (problems === 0 && counts.info === 0) {
       lines.push(c.green(`✔ no problems${files}`));
     } else {
-      const text = `${problems ? '✖' : '✔'} ${plural(problems, 'problem')} (${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')})${files}`;
+      const text = `${counts.error ? '✖' : problems ? '⚠' : '✔'} ${plural(problems, 'problem')} (${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')})${files}`;
       lines.push(counts.error ? c.red(c.bold(text)) : counts.warning ? c.yellow(c.bold(text)) : text);
     }
   }

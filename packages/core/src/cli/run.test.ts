@@ -168,6 +168,13 @@ describe('formatDiagnostics', () => {
     );
   });
 
+  it('marks a report with warnings only', () => {
+    const text = formatDiagnostics([
+      createDiagnostic({ code: 'a/b', severity: 'warning', message: 'w', file: 'f' }),
+    ]);
+    expect(text.split('\n').pop()).toBe('⚠ 1 problem (0 errors, 1 warning)');
+  });
+
   it('says when there is nothing to report', () => {
     expect(formatDiagnostics([], { filesChecked: 1 })).toBe('✔ no problems in 1 file');
     expect(formatDiagnostics([], { summary: false })).toBe('');

@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+import { processIO, runCli } from '@stackspec/core/cli';
+import { runStackspec } from '../program.js';
+
+const io = processIO();
+process.exitCode = await runCli(() => runStackspec(process.argv.slice(2), io), io);

@@ -1,0 +1,89 @@
+import { type CliIO, createColors, createProgress, EXIT } from '@stackspec/core/cli';
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { type Checkers, checkPaths } from '../check.js';
+import { loadConfig } from '../config.js';
+import { toSarif } from '../format/sarif.js';
+import { formatCheckJson, formatCheckText } from '../format/text.js';
+import { VERSION } from '../version.js';
+
+interface CheckOptions {
+  format: 'text' | 'json' | 'sarif';
+  config?: string;
+  mode?: 'strict' | 'permissive' | 'off' | 'nova';
+  release?: string;
+  quiet?: boolean;
+  verbose?: boolean;
+  maxWarnings?: string;
+  color?: boolean;
+}
+
+/** Adds `stackspec check PATHS…` to a program. */
+export function addCheckCommand(
+  program: Command,
+  io: CliIO,
+  checkers: () => Checkers,
+  setExit: (code: number) => void,
+) {
+  program
+    .command('check')
+    .description(
+      'check flavors, deploy templates, image validation specs and Heat templates and environments',
+    )
+    .argument('[paths...]', 'files and folders to check', ['.'])
+    .addOption(
+      new Option('--format <format>', 'report format').choices(['text', 'json', 'sarif']).default('text'),
+    )
+    .option(
+      '--config <file>',
+      'config file (default: stackspec.config.yaml found from the working directory up)',
+    )
+    .addOption(
+      new Option('--mode <mode>', 'extra spec validation mode').choices([
+        'strict',
+        'permissive',
+        'off',
+        'nova',
+      ]),
+    )
+    .option('--release <name>', 'Nova release whose extra spec catalog applies (default: newest)')
+    .option('-q, --quiet', 'report errors only')
+    .option('--verbose', 'list every file with the kind it was recognised as')
+    .option('--max-warnings <n>', 'fail when there are more warnings than this')
+    .option('--no-color', 'never colour the output')
+    .action(async (paths: string[], opts: CheckOptions) => {
+      const loaded = await loadConfig(io.cwd, opts.config);
+      const config = structuredClone(loaded.config);
+      if (opts.mode) config.extraSpecs.mode = opts.mode;
+      if (opts.release) config.extraSpecs.release = opts.release;
+      const progress = createProgress(io.stderr, opts.format === 'text' ? {} : { enabled: false });
+      const report = await checkPaths(paths, {
+        cwd: io.cwd,
+        config,
+        baseDir: loaded.baseDir,
+        checkers: checkers(),
+        onProgress: (done, total) => {
+          if (total >= 50) progress.update(`checking ${done}/${total} files…`);
+        },
+      });
+      progress.done();
+      const colors = createColors({
+        stream: io.stdout,
+        env: io.env,
+        ...(opts.color === false ? { force: false } : {}),
+      });
+      if (opts.format === 'json') io.stdout.write(`${formatCheckJson(report)}\n`);
+      else if (opts.format === 'sarif') {
+        io.stdout.write(
+          `${JSON.stringify(toSarif(report, { name: 'stackspec', version: VERSION }), null, 2)}\n`,
+        );
+      } else {
+        io.stdout.write(
+          `${formatCheckText(report, { colors, quiet: opts.quiet === true, verbose: opts.verbose === true })}\n`,
+        );
+      }
+      const maxWarnings =
+        opts.maxWarnings === undefined ? Number.POSITIVE_INFINITY : Number(opts.maxWarnings);
+      setExit(report.summary.errors > 0 || report.summary.warnings > maxWarnings ? EXIT.findings : EXIT.ok);
+    });
+}

@@ -1,0 +1,60 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig, loadConfig } from './config.js';
+
+let root: string;
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'stackspec-config-'));
+  mkdirSync(join(root, 'proj/sub'), { recursive: true });
+  writeFileSync(
+    join(root, 'proj/stackspec.config.yaml'),
+    'extraSpecs:\n  mode: permissive\nignore: ["ci/**"]\n',
+  );
+  writeFileSync(join(root, 'bad.yaml'), 'extraSpecs:\n  mode: loose\nignroe: []\n');
+  writeFileSync(join(root, 'empty.yaml'), '# nothing\n');
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('loadConfig', () => {
+  it('finds the config from a subfolder upwards', async () => {
+    const loaded = await loadConfig(join(root, 'proj/sub'));
+    expect(loaded.file).toBe(join(root, 'proj/stackspec.config.yaml'));
+    expect(loaded.baseDir).toBe(join(root, 'proj'));
+    expect(loaded.config.extraSpecs.mode).toBe('permissive');
+    expect(loaded.config.ignore).toEqual(['ci/**']);
+    expect(loaded.config.heat.enabled).toBe(true);
+  });
+
+  it('uses defaults when there is no config', async () => {
+    const loaded = await loadConfig(root);
+    expect(loaded.file).toBeUndefined();
+    expect(loaded.config).toEqual(defaultConfig());
+    expect(loaded.config.extraSpecs.mode).toBe('strict');
+  });
+
+  it('accepts an empty config file', async () => {
+    expect((await loadConfig(root, 'empty.yaml')).config).toEqual(defaultConfig());
+  });
+
+  it('rejects a malformed config with located, hinted diagnostics', async () => {
+    await expect(loadConfig(root, 'bad.yaml')).rejects.toMatchObject({
+      kind: 'spec',
+      code: 'cli/bad-config',
+    });
+    try {
+      await loadConfig(root, 'bad.yaml');
+    } catch (e) {
+      const ds = (e as { diagnostics: { code: string; line?: number; hint?: string }[] }).diagnostics;
+      expect(ds).toContainEqual(expect.objectContaining({ code: 'config/invalid-value', line: 2 }));
+      expect(ds).toContainEqual(
+        expect.objectContaining({ code: 'config/unknown-key', line: 3, hint: 'Did you mean ignore?' }),
+      );
+    }
+  });
+
+  it('reports a config file that does not exist', async () => {
+    await expect(loadConfig(root, 'nope.yaml')).rejects.toMatchObject({ code: 'cli/config-not-found' });
+  });
+});

@@ -1,0 +1,116 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { parseDocument, parseWithSchema, SpecError } from '@stackspec/core';
+import { z } from 'zod';
+
+/** File names searched for, from the working directory upwards. */
+export const CONFIG_FILE_NAMES = [
+  'stackspec.config.yaml',
+  'stackspec.config.yml',
+  'stackspec.config.json',
+] as const;
+
+const KindOptionsSchema = z.strictObject({
+  /** Turn checking of this kind of file off. */
+  enabled: z.boolean().default(true),
+});
+
+/**
+ * `stackspec.config.yaml`: how `stackspec check` treats a project.
+ * Every key is optional; paths are relative to the config file.
+ */
+export const StackspecConfigSchema = z.strictObject({
+  /** Glob patterns (fast-glob syntax) of files and folders to skip. */
+  ignore: z.array(z.string().min(1)).default([]),
+  extraSpecs: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      mode: z.enum(['strict', 'permissive', 'off', 'nova']).default('strict'),
+      /** Nova release whose catalog applies (`zed`, …); default the newest. */
+      release: z.string().min(1).optional(),
+      /** Modules or package names contributing out-of-tree validators. */
+      plugins: z.array(z.string().min(1)).default([]),
+    })
+    .default({ enabled: true, mode: 'strict', plugins: [] }),
+  deployTemplates: KindOptionsSchema.default({ enabled: true }),
+  imageSpecs: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** Folders where script paths of image specs are looked up, in order; default the spec's own folder. */
+      resourceRoots: z.array(z.string().min(1)).default([]),
+    })
+    .default({ enabled: true, resourceRoots: [] }),
+  heat: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** Check that environment registry paths point at files. */
+      checkPaths: z.boolean().default(true),
+    })
+    .default({ enabled: true, checkPaths: true }),
+  inventories: KindOptionsSchema.default({ enabled: true }),
+});
+export type StackspecConfig = z.infer<typeof StackspecConfigSchema>;
+
+/** A config and where it came from. */
+export interface LoadedConfig {
+  config: StackspecConfig;
+  /** The config file, or `undefined` when defaults apply. */
+  file: string | undefined;
+  /** Folder that relative paths in the config are resolved against. */
+  baseDir: string;
+}
+
+/** The defaults: strict extra-spec checking, every kind on, nothing ignored. */
+export function defaultConfig(): StackspecConfig {
+  return StackspecConfigSchema.parse({});
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await readFile(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Finds and loads the project's config: `explicit` when given, otherwise the
+ * first `stackspec.config.{yaml,yml,json}` from `cwd` upwards. A malformed
+ * config throws `SpecError` with file, line and the offending key.
+ */
+export async function loadConfig(cwd: string, explicit?: string): Promise<LoadedConfig> {
+  let file: string | undefined;
+  if (explicit) {
+    file = resolve(cwd, explicit);
+    if (!(await exists(file))) {
+      throw new SpecError(`The config file ${explicit} does not exist.`, { code: 'cli/config-not-found' });
+    }
+  } else {
+    for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+      for (const name of CONFIG_FILE_NAMES) {
+        if (await exists(join(dir, name))) {
+          file = join(dir, name);
+          break;
+        }
+      }
+      if (file || dirname(dir) === dir) break;
+    }
+  }
+  if (!file) return { config: defaultConfig(), file: undefined, baseDir: resolve(cwd) };
+  const text = await readFile(file, 'utf8');
+  try {
+    const doc = parseDocument(text, { filename: file });
+    const config = parseWithSchema(StackspecConfigSchema, doc.value === null ? {} : doc, {
+      area: 'config',
+    });
+    return { config, file, baseDir: dirname(file) };
+  } catch (e) {
+    const diagnostics = (e as { diagnostics?: never[] }).diagnostics;
+    throw new SpecError(undefined, {
+      code: 'cli/bad-config',
+      ...(diagnostics ? { diagnostics } : {}),
+      cause: e,
+    });
+  }
+}

@@ -1,0 +1,22 @@
+export type {
+  CheckedFile,
+  Checker,
+  Checkers,
+  CheckInput,
+  CheckPathsOptions,
+  CheckReport,
+  SkipReason,
+} from './check.js';
+export { checkPaths, checkText } from './check.js';
+export { defaultCheckers, parseFlavorProperties } from './checkers.js';
+export type { ArtifactKind } from './classify.js';
+export { ARTIFACT_KINDS, classifyDocument, KIND_LABELS } from './classify.js';
+export type { LoadedConfig, StackspecConfig } from './config.js';
+export { CONFIG_FILE_NAMES, defaultConfig, loadConfig, StackspecConfigSchema } from './config.js';
+export type { SarifToolInfo } from './format/sarif.js';
+export { toSarif } from './format/sarif.js';
+export type { TextFormatOptions } from './format/text.js';
+export { formatCheckJson, formatCheckText } from './format/text.js';
+export type { RunOptions } from './program.js';
+export { runStackspec } from './program.js';
+export { VERSION } from './version.js';

@@ -1,0 +1,120 @@
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CliIO } from '@stackspec/core/cli';
+import { runCli } from '@stackspec/core/cli';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runStackspec } from './program.js';
+
+let root: string;
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'stackspec-cli-'));
+  cpSync(join(__dirname, 'fixtures'), root, { recursive: true });
+  symlinkSync(join(root, 'good'), join(root, 'good/loop'));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+async function run(args: string[], env: Record<string, string> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIO = {
+    stdout: { write: (s: string) => out.push(s) },
+    stderr: { write: (s: string) => err.push(s) },
+    env: { NO_COLOR: '1', ...env },
+    cwd: root,
+  };
+  const code = await runCli(() => runStackspec(args, io), io);
+  return { code, out: out.join(''), err: err.join('') };
+}
+
+describe('stackspec check', () => {
+  it('passes a clean tree and says so', async () => {
+    const r = await run(['check', 'good']);
+    expect(r.code).toBe(0);
+    // The fixture tree holds a symbolic link loop: a warning, not a failure.
+    expect(r.out).toContain('⚠ 1 problem (0 errors, 1 warning) in 4 files');
+    expect(r.out).toContain('1 file(s) not checked');
+  });
+
+  it('reports problems as file:line:col with hints, and exits 1', async () => {
+    const r = await run(['check', 'bad']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(
+      /bad\/flavor-typo\.yaml:5:3 {2}error {2}.*hw:cpu_polcy.*\(extra-specs\/unknown-key\)/,
+    );
+    expect(r.out).toContain('hint: Did you mean hw:cpu_policy?');
+    expect(r.out).toMatch(/bad\/flavor-typo\.yaml:6:25 {2}error/);
+    expect(r.out).toMatch(/bad\/template\.json:4:\d+ {2}error/);
+    expect(r.out).toMatch(/bad\/broken\.yaml:\d+:\d+ {2}error .*\(yaml\/syntax\)/);
+    expect(r.out).toMatch(/bad\/image\.yaml:3:\d+ {2}error/);
+    expect(r.out).toMatch(/✖ \d+ problems \(\d+ errors?, \d+ warnings?\)/);
+  });
+
+  it('lists what each file was recognised as with --verbose', async () => {
+    const r = await run(['check', 'good', '--verbose']);
+    expect(r.out).toContain('good/flavors.yaml: flavor');
+    expect(r.out).toContain('good/raid.yaml: deploy template');
+    expect(r.out).toContain('good/template.yaml: Heat template');
+    expect(r.out).toContain('good/env.yaml: Heat environment');
+    expect(r.out).toContain('good/notes.yaml: not recognised');
+  });
+
+  it('warns about a symbolic link loop instead of hanging', async () => {
+    const r = await run(['check', 'good']);
+    expect(r.code).toBe(0);
+    const json = await run(['check', 'good', '--format', 'json']);
+    expect(JSON.parse(json.out).walkDiagnostics).toContainEqual(
+      expect.objectContaining({ code: 'fs/symlink-loop' }),
+    );
+  });
+
+  it('writes a JSON report', async () => {
+    const r = await run(['check', 'bad', '--format', 'json']);
+    const report = JSON.parse(r.out);
+    expect(report.summary.errors).toBeGreaterThan(3);
+    expect(report.files.find((f: { file: string }) => f.file === 'bad/flavor-typo.yaml').kind).toBe('flavor');
+  });
+
+  it('writes SARIF for code-scanning services', async () => {
+    const r = await run(['check', 'bad', '--format', 'sarif']);
+    const sarif = JSON.parse(r.out);
+    expect(sarif.version).toBe('2.1.0');
+    const result = sarif.runs[0].results.find(
+      (x: { ruleId: string }) => x.ruleId === 'extra-specs/unknown-key',
+    );
+    expect(result.level).toBe('error');
+    expect(result.locations[0].physicalLocation).toMatchObject({
+      artifactLocation: { uri: 'bad/flavor-typo.yaml' },
+      region: { startLine: 5, startColumn: 3 },
+    });
+    expect(sarif.runs[0].tool.driver.rules.map((x: { id: string }) => x.id)).toContain(
+      'extra-specs/unknown-key',
+    );
+  });
+
+  it('lets --mode permissive turn unknown keys into warnings', async () => {
+    writeFileSync(join(root, 'only-unknown.yaml'), 'name: x\nextra_specs:\n  hw:cpu_polcy: dedicated\n');
+    const r = await run(['check', 'only-unknown.yaml', '--mode', 'permissive']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('warning');
+    const strict = await run(['check', 'only-unknown.yaml', '--max-warnings', '0', '--mode', 'permissive']);
+    expect(strict.code).toBe(1);
+  });
+
+  it('reports a missing path and an unreadable file without crashing', async () => {
+    const r = await run(['check', 'missing-dir', 'good/raid.yaml']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('missing-dir  warning  No such file or directory.  (fs/not-found)');
+  });
+
+  it('rejects unknown options and bad formats with exit code 2', async () => {
+    expect((await run(['check', '--bogus'])).code).toBe(2);
+    expect((await run(['check', '--format', 'xml'])).code).toBe(2);
+    expect((await run(['check', '--config', 'nope.yaml'])).code).toBe(2);
+  });
+
+  it('honours NO_COLOR and plain pipes', async () => {
+    const r = await run(['check', 'bad']);
+    expect(r.out).not.toContain('\u001b[');
+  });
+});

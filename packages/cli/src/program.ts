@@ -1,0 +1,31 @@
+import { type CliIO, createProgram } from '@stackspec/core/cli';
+import type { Checkers } from './check.js';
+import { defaultCheckers } from './checkers.js';
+import { addCheckCommand } from './commands/check.js';
+import { VERSION } from './version.js';
+
+/** Test seams for {@link runStackspec}. */
+export interface RunOptions {
+  checkers?: () => Checkers;
+}
+
+/**
+ * Runs the `stackspec` command line with `argv` (without the node and
+ * script names) and returns the exit code: 0 when everything passed, 1 when
+ * problems were found, 2 for usage errors and unusable inputs.
+ */
+export async function runStackspec(
+  argv: readonly string[],
+  io: CliIO,
+  options: RunOptions = {},
+): Promise<number> {
+  let exitCode = 0;
+  const program = createProgram('stackspec', io)
+    .description('Check OpenStack artefacts and walk the path from a flavor to the deploy steps of a node.')
+    .version(VERSION);
+  addCheckCommand(program, io, options.checkers ?? defaultCheckers, (code) => {
+    exitCode = code;
+  });
+  await program.parseAsync([...argv], { from: 'user' });
+  return exitCode;
+}
