@@ -7,7 +7,7 @@ import {
   ValidationError,
 } from '@stackspec/core';
 import { canonicalValue, type Requirements } from './capabilities.js';
-import { isMapping, loadHeatText } from './load.js';
+import { isMapping, loadHeatText, pythonKeyText, rawKeyAt } from './load.js';
 import { baseDirOf, type PathOptions, resolveReference } from './paths.js';
 
 /** The sections Heat accepts in an environment file, in Heat's order. */
@@ -527,7 +527,7 @@ export function safeParseEnvironment(
         walk.at(
           {
             code: 'heat/environment/wrong-section',
-            message: `environment has wrong section "${key}"`,
+            message: `environment has wrong section "${pythonKeyText(key, rawKeyAt(source, document, `/${pointerSegment(key)}`))}"`,
             path: `/${pointerSegment(key)}`,
             hint: close
               ? `did you mean ${close}?`

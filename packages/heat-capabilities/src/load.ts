@@ -5,6 +5,7 @@ import {
   type SourceDocument,
   safeParseDocument,
 } from '@stackspec/core';
+import { plainScalarKind } from './scalar.js';
 
 /** Heat's default `max_template_size`: the longest template text it accepts, in characters. */
 export const MAX_TEMPLATE_SIZE = 524288;
@@ -158,4 +159,31 @@ export function isTruthy(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0;
   if (typeof value === 'object') return Object.keys(value).length > 0;
   return true;
+}
+
+/**
+ * How Python prints a mapping key that YAML 1.1 read as something other
+ * than text (`yes:` is the key `True`, `~:` is `None`), so messages quote
+ * keys the way Heat does. `raw` is the key as written in the source.
+ */
+export function pythonKeyText(key: string, raw: string | undefined): string {
+  if (raw === undefined || raw.startsWith('"') || raw.startsWith("'")) return key;
+  const kind = plainScalarKind(raw.trim());
+  if (kind === 'bool') return key === 'true' ? 'True' : 'False';
+  if (kind === 'null') return 'None';
+  return key;
+}
+
+/** The source text of the key at `path` in `document`, when it can be located. */
+export function rawKeyAt(source: string, document: SourceDocument, path: string): string | undefined {
+  const range = document.locate(path, { key: true });
+  if (!range || range.line !== range.endLine) return undefined;
+  let offset = 0;
+  for (let line = 1; line < range.line; line += 1) {
+    const next = source.indexOf('\n', offset);
+    if (next < 0) return undefined;
+    offset = next + 1;
+  }
+  if (source.charCodeAt(0) === 0xfeff && range.line === 1) offset += 1;
+  return source.slice(offset + range.column - 1, offset + range.endColumn - 1);
 }

@@ -159,6 +159,11 @@ describe('safeParseTemplate', () => {
     expect(d?.hint).toBe('did you mean resources?');
   });
 
+  it('prints a key YAML reads as a boolean the way Python does', () => {
+    expect(errorsOf('heat_template_version: wallaby\nyes: 1\n')[0]?.message).toBe('The template section is invalid: True');
+    expect(errorsOf('heat_template_version: wallaby\n"true": 1\n')[0]?.message).toBe('The template section is invalid: true');
+  });
+
   it('accepts the internal __undefined__ section as Heat does', () => {
     expect(errorsOf('heat_template_version: wallaby\n__undefined__: 1\n')).toEqual([]);
   });

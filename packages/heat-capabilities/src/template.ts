@@ -7,7 +7,7 @@ import {
   ValidationError,
 } from '@stackspec/core';
 import { type Capabilities, readCapabilities } from './capabilities.js';
-import { isMapping, isTruthy, loadHeatText, pythonTypeName } from './load.js';
+import { isMapping, isTruthy, loadHeatText, pythonKeyText, pythonTypeName, rawKeyAt } from './load.js';
 import {
   CAPABILITIES_SECTION,
   findTemplateVersion,
@@ -320,11 +320,12 @@ export function safeParseTemplate(source: string, options: ParseTemplateOptions 
     if (allowCapabilities) allowed.push(CAPABILITIES_SECTION);
     const lower = allowed.find((s) => s.toLowerCase() === key.toLowerCase());
     const conditionsTooOld = key === 'conditions' && version.format === 'hot';
+    const shown = pythonKeyText(key, rawKeyAt(source, document, `/${escapePointer(key)}`));
     errors.push(
       at(
         {
           code: 'heat/template/invalid-section',
-          message: `The template section is invalid: ${key}`,
+          message: `The template section is invalid: ${shown}`,
           path: `/${escapePointer(key)}`,
           hint: lower
             ? `did you mean ${lower}?`
