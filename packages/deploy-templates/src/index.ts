@@ -1,5 +1,7 @@
 export type { PgliteStoreOptions } from './adapters/pglite.js';
 export { createPgliteStore } from './adapters/pglite.js';
+export type { DeployTemplatesApi, DeployTemplatesApiOptions, RequestContextHook } from './api.js';
+export { createDeployTemplatesApi, ironicFaultBody, ironicWebobBody } from './api.js';
 export type { CheckedTemplate, PatchOperation } from './ironic-rules.js';
 export {
   checkPatchDocument,
@@ -25,8 +27,16 @@ export type {
   StepOrigin,
 } from './plan.js';
 export { explainDeploySteps, planDeploySteps } from './plan.js';
+export type { DeployTemplateRule, PolicyCheck, PolicyOptions, RequestCredentials } from './policy.js';
+export {
+  createDeployTemplatePolicy,
+  credentialsFromHeaders,
+  DEPLOY_TEMPLATE_RULES,
+  forbidden,
+} from './policy.js';
 export type { DeployInterface, IronicProfile } from './profile.js';
 export { DEPLOY_INTERFACE_RANK, DEPLOY_INTERFACES, ironicProfile } from './profile.js';
+export { pythonJson } from './python-json.js';
 export { pyRepr, pyStr } from './python-repr.js';
 export type {
   DeployStep,
@@ -49,6 +59,14 @@ export {
   templateDiagnostic,
   validateDeployTemplate,
 } from './schema.js';
+export type {
+  CallContext,
+  DeployTemplateService,
+  DeployTemplateServiceOptions,
+  QueryParams,
+  TemplateNotification,
+} from './service.js';
+export { createDeployTemplateService, TEMPLATE_FIELDS } from './service.js';
 export type { SqlDriver, SqlExecutor, SqlStoreOptions } from './store/sql-store.js';
 export { createSqlStore, MIGRATIONS, OBJECT_VERSION } from './store/sql-store.js';
 export type {
@@ -60,3 +78,16 @@ export type {
   TemplateChanges,
 } from './store/types.js';
 export { SORT_KEYS } from './store/types.js';
+export type { ApiVersion, VersionResult } from './versions.js';
+export {
+  compareApiVersions,
+  DEPLOY_TEMPLATES_VERSION,
+  formatApiVersion,
+  LAST_JSON_SUFFIX_VERSION,
+  MAX_VERSION_HEADER,
+  MIN_VERSION,
+  MIN_VERSION_HEADER,
+  negotiateVersion,
+  parseApiVersion,
+  VERSION_HEADER,
+} from './versions.js';

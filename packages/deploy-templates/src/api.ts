@@ -1,0 +1,299 @@
+import { randomUUID } from 'node:crypto';
+import { HTTP_STATUS_TEXT, HttpError, isStackspecError, readJsonBody } from '@stackspec/core';
+import { createPgliteStore } from './adapters/pglite.js';
+import {
+  createDeployTemplatePolicy,
+  credentialsFromHeaders,
+  forbidden,
+  type PolicyCheck,
+  type RequestCredentials,
+} from './policy.js';
+import { type IronicProfile, ironicProfile } from './profile.js';
+import { pythonJson } from './python-json.js';
+import {
+  type CallContext,
+  createDeployTemplateService,
+  type DeployTemplateService,
+  type QueryParams,
+  type TemplateNotification,
+} from './service.js';
+import type { DeployTemplateStore } from './store/types.js';
+import {
+  type ApiVersion,
+  compareApiVersions,
+  DEPLOY_TEMPLATES_VERSION,
+  formatApiVersion,
+  LAST_JSON_SUFFIX_VERSION,
+  MAX_VERSION_HEADER,
+  MIN_VERSION,
+  MIN_VERSION_HEADER,
+  negotiateVersion,
+  VERSION_HEADER,
+} from './versions.js';
+
+/**
+ * Who is calling: credentials checked against the policy, or `'admin'` to
+ * skip policy checks (Ironic's `noauth`).
+ */
+export type RequestContextHook = (
+  request: Request,
+) => RequestCredentials | 'admin' | Promise<RequestCredentials | 'admin'>;
+
+/** Options for {@link createDeployTemplatesApi}. */
+export interface DeployTemplatesApiOptions {
+  /** Where templates live (default: a new in-memory PGlite store). Ignored when `service` is given. */
+  store?: DeployTemplateStore;
+  /** A ready service (its options win over `profile`, `maxLimit`, `notify`). */
+  service?: DeployTemplateService;
+  /** Release to imitate (default newest: API 1.1–1.115). */
+  profile?: IronicProfile;
+  /** Largest page (default 1000). */
+  maxLimit?: number;
+  /**
+   * `none` (default): every request is an admin, like Ironic's `noauth`.
+   * `trusted-headers`: roles and scope from `X-Roles`, `OpenStack-System-Scope`
+   * and `X-Project-Id`, as an authenticating proxy sets them. Or a hook.
+   */
+  auth?: 'none' | 'trusted-headers' | RequestContextHook;
+  /** Policy deciding what credentials may do (default: Ironic's defaults). */
+  policy?: PolicyCheck;
+  /** Public root URL for links (default: the request's origin). */
+  publicUrl?: string;
+  /** Receives create/update/delete notifications. */
+  notify?: (notification: TemplateNotification) => void;
+}
+
+/** A fetch-style handler with the store it serves, for shutdown. */
+export interface DeployTemplatesApi {
+  (request: Request): Promise<Response>;
+  readonly service: DeployTemplateService;
+}
+
+const ALLOW = 'DELETE, GET, PATCH, POST';
+const RESOURCES = new Set(['deploy_templates', 'deploy-templates']);
+
+function body(status: number, value: unknown, headers: Headers): Response {
+  if (value === undefined) return new Response(null, { status, headers });
+  headers.set('content-type', 'application/json');
+  return new Response(pythonJson(value), { status, headers });
+}
+
+/** Ironic's error body for errors raised by the controller: `{faultcode, faultstring, debuginfo}` inside a string. */
+export function ironicFaultBody(status: number, message: string): { error_message: string } {
+  return {
+    error_message: pythonJson({
+      faultcode: status >= 500 ? 'Server' : 'Client',
+      faultstring: message,
+      debuginfo: null,
+    }),
+  };
+}
+
+/** Ironic's error body for errors raised before the controller (webob): `{code, title, description}` inside a string. */
+export function ironicWebobBody(status: number, description: string): { error_message: string } {
+  const title = HTTP_STATUS_TEXT[status]?.title ?? `HTTP ${status}`;
+  return { error_message: pythonJson({ code: status, title, description }) };
+}
+
+function queryOf(url: URL): QueryParams {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of url.searchParams) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+function rootDocument(base: string, profile: IronicProfile): Record<string, unknown> {
+  const version = {
+    id: 'v1',
+    links: [{ href: `${base}/v1/`, rel: 'self' }],
+    status: 'CURRENT',
+    min_version: MIN_VERSION,
+    version: profile.maxVersion,
+  };
+  return {
+    name: 'OpenStack Ironic API',
+    description:
+      'Ironic is an OpenStack project which enables the provision and management of baremetal machines.',
+    default_version: version,
+    versions: [version],
+  };
+}
+
+function v1Document(base: string, profile: IronicProfile, version: ApiVersion): Record<string, unknown> {
+  const doc: Record<string, unknown> = {
+    id: 'v1',
+    links: [
+      { href: `${base}/v1/`, rel: 'self' },
+      {
+        href: 'https://docs.openstack.org//ironic/latest/contributor//webapi.html',
+        rel: 'describedby',
+        type: 'text/html',
+      },
+    ],
+    media_types: { base: 'application/json', type: 'application/vnd.openstack.ironic.v1+json' },
+    version: {
+      id: 'v1',
+      links: [{ href: `${base}/v1/`, rel: 'self' }],
+      status: 'CURRENT',
+      min_version: MIN_VERSION,
+      version: profile.maxVersion,
+    },
+  };
+  if (compareApiVersions(version, DEPLOY_TEMPLATES_VERSION) >= 0) {
+    doc.deploy_templates = [
+      { href: `${base}/v1/deploy_templates/`, rel: 'self' },
+      { href: `${base}/deploy_templates/`, rel: 'bookmark' },
+    ];
+  }
+  return doc;
+}
+
+function contextHook(auth: DeployTemplatesApiOptions['auth']): RequestContextHook {
+  if (auth === undefined || auth === 'none') return () => 'admin';
+  if (auth === 'trusted-headers') return (request) => credentialsFromHeaders(request.headers);
+  return auth;
+}
+
+/**
+ * Ironic's deploy template REST API as a fetch-style handler: `/`, `/v1`,
+ * `/v1/deploy_templates[/{ident}]` (and the spec's `/v1/deploy-templates`),
+ * microversion negotiation with Ironic's headers (templates need 1.55: below
+ * it GET is 404 and writes 405), policy from a pluggable request-context
+ * hook, and Ironic's status codes and error bodies.
+ *
+ * @example
+ * const api = createDeployTemplatesApi({ store: createPgliteStore() });
+ * const res = await api(new Request('http://localhost/v1/deploy_templates',
+ *   { headers: { 'X-OpenStack-Ironic-API-Version': '1.55' } }));
+ */
+export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}): DeployTemplatesApi {
+  const profile = options.profile ?? ironicProfile();
+  const service =
+    options.service ??
+    createDeployTemplateService(options.store ?? createPgliteStore(), {
+      profile,
+      ...(options.maxLimit !== undefined ? { maxLimit: options.maxLimit } : {}),
+      ...(options.notify ? { notify: options.notify } : {}),
+    });
+  const hook = contextHook(options.auth);
+  const policy = options.policy ?? createDeployTemplatePolicy();
+
+  const handler = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const base = (options.publicUrl ?? url.origin).replace(/\/+$/, '');
+    const method = request.method.toUpperCase();
+    let path = url.pathname.replace(/\/+$/, '');
+
+    if (path === '') {
+      if (method !== 'GET') return body(405, ironicWebobBody(405, ''), new Headers({ allow: 'GET' }));
+      return body(200, rootDocument(base, profile), new Headers());
+    }
+    const segments = path.split('/').slice(1);
+    if (segments[0] !== 'v1')
+      return body(404, ironicWebobBody(404, 'The resource could not be found.'), new Headers());
+
+    const negotiated = negotiateVersion(request.headers, profile);
+    const range = (h: Headers) => {
+      h.set(MIN_VERSION_HEADER, MIN_VERSION);
+      h.set(MAX_VERSION_HEADER, profile.maxVersion);
+      return h;
+    };
+    if (!negotiated.ok) {
+      return body(
+        406,
+        ironicWebobBody(406, negotiated.message),
+        negotiated.withRange ? range(new Headers()) : new Headers(),
+      );
+    }
+    const version = negotiated.version;
+    const headers = () => {
+      const h = range(new Headers());
+      h.set(VERSION_HEADER, formatApiVersion(version));
+      h.set('openstack-request-id', `req-${randomUUID()}`);
+      return h;
+    };
+
+    // Ironic strips a trailing ".json" from the path (and retries the
+    // identifier with it) up to 1.90; from 1.91 it is part of the identifier.
+    let jsonSuffix = false;
+    if (path.endsWith('.json') && compareApiVersions(version, LAST_JSON_SUFFIX_VERSION) <= 0) {
+      path = path.slice(0, -5);
+      jsonSuffix = true;
+    }
+    const parts = path.split('/').slice(2);
+    if (parts.length === 0) {
+      if (method !== 'GET') return body(405, ironicWebobBody(405, ''), new Headers({ allow: 'GET' }));
+      return body(200, v1Document(base, profile, version), headers());
+    }
+    const [resource, ident, ...rest] = parts;
+    if (!resource || !RESOURCES.has(resource) || rest.length) {
+      return body(404, ironicWebobBody(404, ''), new Headers());
+    }
+    if (compareApiVersions(version, DEPLOY_TEMPLATES_VERSION) < 0) {
+      const message = 'The API version does not allow deploy templates';
+      return method === 'GET'
+        ? body(404, ironicWebobBody(404, message), new Headers())
+        : body(405, ironicWebobBody(405, message), new Headers());
+    }
+    const decoded = ident === undefined ? undefined : decodeURIComponent(ident);
+    const allowed = decoded === undefined ? ['GET', 'POST', 'PATCH', 'DELETE'] : ['GET', 'PATCH', 'DELETE'];
+    if (!allowed.includes(method)) {
+      return body(405, ironicWebobBody(405, ''), new Headers({ allow: ALLOW }));
+    }
+
+    const query = queryOf(url);
+    try {
+      const who = await hook(request);
+      const ctx: CallContext = {
+        baseUrl: base,
+        jsonSuffix,
+        authorize: (rule) => {
+          if (who !== 'admin' && !policy(rule, who)) throw forbidden(rule);
+        },
+      };
+      const readBody = async () => {
+        try {
+          return await readJsonBody(request, { emptyValue: {} });
+        } catch (e) {
+          if (isStackspecError(e) && e.code === 'http/body-too-large') {
+            throw new HttpError(413, e.message, { code: e.code, cause: e });
+          }
+          throw e;
+        }
+      };
+      switch (method) {
+        case 'GET':
+          return body(
+            200,
+            decoded === undefined ? await service.list(query, ctx) : await service.show(decoded, query, ctx),
+            headers(),
+          );
+        case 'POST': {
+          const created = await service.create(await readBody(), query, ctx);
+          const h = headers();
+          h.set('location', created.location);
+          return body(201, created.body, h);
+        }
+        case 'PATCH':
+          return body(
+            200,
+            await service.update(decoded, decoded === undefined ? undefined : await readBody(), query, ctx),
+            headers(),
+          );
+        default:
+          await service.delete(decoded, query, ctx);
+          return body(204, undefined, headers());
+      }
+    } catch (e) {
+      if (isStackspecError(e)) return body(e.status, ironicFaultBody(e.status, e.message), headers());
+      return body(
+        500,
+        ironicFaultBody(500, 'An unexpected error prevented the server from fulfilling your request.'),
+        headers(),
+      );
+    }
+  };
+  return Object.assign(handler, { service });
+}

@@ -1,0 +1,86 @@
+import type { IronicProfile } from './profile.js';
+
+/** Oldest microversion Ironic serves. */
+export const MIN_VERSION = '1.1';
+/** The microversion that introduced deploy templates. */
+export const DEPLOY_TEMPLATES_VERSION = '1.55';
+/** Newest microversion that still strips a trailing `.json` from identifiers. */
+export const LAST_JSON_SUFFIX_VERSION = '1.90';
+
+/** Ironic's version header (request and response). */
+export const VERSION_HEADER = 'X-OpenStack-Ironic-API-Version';
+/** Response header with the oldest supported version. */
+export const MIN_VERSION_HEADER = 'X-OpenStack-Ironic-API-Minimum-Version';
+/** Response header with the newest supported version. */
+export const MAX_VERSION_HEADER = 'X-OpenStack-Ironic-API-Maximum-Version';
+
+/** A parsed `major.minor`. */
+export interface ApiVersion {
+  major: number;
+  minor: number;
+}
+
+/** Outcome of {@link negotiateVersion}. */
+export type VersionResult =
+  | { ok: true; version: ApiVersion }
+  | { ok: false; message: string; withRange: boolean };
+
+function pyInt(text: string): number | undefined {
+  return /^\s*[+-]?\d+(_\d+)*\s*$/.test(text) ? Number.parseInt(text.replace(/_/g, ''), 10) : undefined;
+}
+
+/** Parses `1.55` the way Ironic does (Python `int()` per part, so `01.055` is 1.55). */
+export function parseApiVersion(text: string): ApiVersion | undefined {
+  const parts = text.split('.');
+  if (parts.length !== 2) return undefined;
+  const [major, minor] = parts.map(pyInt);
+  if (major === undefined || minor === undefined) return undefined;
+  return { major, minor };
+}
+
+/** Formats a version as `major.minor`. */
+export function formatApiVersion(v: ApiVersion): string {
+  return `${v.major}.${v.minor}`;
+}
+
+/** Negative, zero or positive as `a` is older than, equal to or newer than `b`. */
+export function compareApiVersions(a: ApiVersion, b: ApiVersion | string): number {
+  const other = typeof b === 'string' ? (parseApiVersion(b) as ApiVersion) : b;
+  return a.major - other.major || a.minor - other.minor;
+}
+
+/**
+ * The microversion a request asks for, with Ironic's rules: no header means
+ * the minimum (1.1), `latest` the maximum; a malformed value, another major
+ * version or one out of range is a 406 (`withRange`: the response carries
+ * the min/max headers). The newest profile also reads
+ * `OpenStack-API-Version: baremetal X.Y` when Ironic's own header is absent.
+ */
+export function negotiateVersion(headers: Headers, profile: IronicProfile): VersionResult {
+  let raw = headers.get(VERSION_HEADER) ?? undefined;
+  if (raw === undefined && profile.release === 'latest') {
+    for (const part of (headers.get('OpenStack-API-Version') ?? '').split(',')) {
+      const [service, value] = part.trim().split(/\s+/);
+      if (service?.toLowerCase() === 'baremetal' && value) raw = value;
+    }
+  }
+  const text = raw === undefined ? MIN_VERSION : raw.toLowerCase() === 'latest' ? profile.maxVersion : raw;
+  const version = parseApiVersion(text);
+  if (!version) return { ok: false, message: `Invalid value for ${VERSION_HEADER} header`, withRange: false };
+  const range = `The supported version range is: [${MIN_VERSION}, ${profile.maxVersion}].`;
+  if (version.major !== 1) {
+    return {
+      ok: false,
+      withRange: true,
+      message: `Mutually exclusive versions requested. Version ${formatApiVersion(version)} requested but not supported by this service. ${range}`,
+    };
+  }
+  if (compareApiVersions(version, MIN_VERSION) < 0 || compareApiVersions(version, profile.maxVersion) > 0) {
+    return {
+      ok: false,
+      withRange: true,
+      message: `Version ${formatApiVersion(version)} was requested but the minor version is not supported by this service. ${range}`,
+    };
+  }
+  return { ok: true, version };
+}
