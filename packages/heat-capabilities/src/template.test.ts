@@ -160,8 +160,12 @@ describe('safeParseTemplate', () => {
   });
 
   it('prints a key YAML reads as a boolean the way Python does', () => {
-    expect(errorsOf('heat_template_version: wallaby\nyes: 1\n')[0]?.message).toBe('The template section is invalid: True');
-    expect(errorsOf('heat_template_version: wallaby\n"true": 1\n')[0]?.message).toBe('The template section is invalid: true');
+    expect(errorsOf('heat_template_version: wallaby\nyes: 1\n')[0]?.message).toBe(
+      'The template section is invalid: True',
+    );
+    expect(errorsOf('heat_template_version: wallaby\n"true": 1\n')[0]?.message).toBe(
+      'The template section is invalid: true',
+    );
   });
 
   it('accepts the internal __undefined__ section as Heat does', () => {
