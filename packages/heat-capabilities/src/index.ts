@@ -39,6 +39,16 @@ export type {
   ScannedFile,
 } from './find.js';
 export { findTemplates, isJinjaFile, summarizeCapabilities, TEMPLATE_FILE_PATTERN } from './find.js';
+export type { CapabilitiesHandlerOptions, FindRequest, ResolveRequest, SummaryRequest } from './http.js';
+export {
+  createCapabilitiesHandler,
+  DEFAULT_HANDLER_MAX_BODY_BYTES,
+  FilesSchema,
+  FindRequestSchema,
+  heatErrorBody,
+  ResolveRequestSchema,
+  SummaryRequestSchema,
+} from './http.js';
 export { MAX_ENVIRONMENT_BYTES, MAX_TEMPLATE_SIZE } from './load.js';
 export type {
   MergedEnvironment,

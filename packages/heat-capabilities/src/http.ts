@@ -1,0 +1,305 @@
+import {
+  type Diagnostic,
+  HTTP_STATUS_TEXT,
+  HttpError,
+  isStackspecError,
+  jsonResponse,
+  NotFoundError,
+  parseWithSchema,
+  readJsonBody,
+  ValidationError,
+} from '@stackspec/core';
+import { z } from 'zod';
+import { satisfiesFilter } from './capabilities.js';
+import { type HeatEnvironment, safeParseEnvironment } from './environment.js';
+import { summarizeCapabilities } from './find.js';
+import { isMapping } from './load.js';
+import { resolveEnvironment } from './resolve.js';
+import { scanDocument } from './scan.js';
+import { TEMPLATE_VERSIONS } from './versions.js';
+
+/** Default largest request body: room for a whole template tree (Heat's own limit is 1 MiB per request). */
+export const DEFAULT_HANDLER_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+const FileContentSchema = z.union([z.string(), z.record(z.string(), z.unknown())]);
+
+/** The uploaded files, keyed by name (a path or a `file://` URL, as heatclient sends them). */
+export const FilesSchema = z.record(z.string(), FileContentSchema);
+
+/** Body of `POST /v1/{project}/capabilities/find`. */
+export const FindRequestSchema = z.strictObject({
+  files: FilesSchema,
+  /** Required capabilities, `key: value`. */
+  capabilities: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  /** Limit the search to these file names (default: every file). */
+  templates: z.array(z.string()).optional(),
+});
+export type FindRequest = z.infer<typeof FindRequestSchema>;
+
+/** Body of `POST /v1/{project}/capabilities/summary`. */
+export const SummaryRequestSchema = z.strictObject({
+  files: FilesSchema,
+  templates: z.array(z.string()).optional(),
+});
+export type SummaryRequest = z.infer<typeof SummaryRequestSchema>;
+
+/** Body of `POST /v1/{project}/capabilities/resolve`, shaped like Heat's stack create. */
+export const ResolveRequestSchema = z.strictObject({
+  files: FilesSchema,
+  /** Names of environment files in `files`, in merge order. */
+  environment_files: z.array(z.string()).min(1),
+  /** `server` (default) or `client` merge rules. */
+  merge: z.enum(['server', 'client']).optional(),
+});
+export type ResolveRequest = z.infer<typeof ResolveRequestSchema>;
+
+// Heat exception names for our codes, so clients that branch on error.type keep working.
+const HEAT_TYPES: Record<string, string> = {
+  'heat/template/too-large': 'RequestLimitExceeded',
+  'heat/template/unknown-version': 'InvalidTemplateVersion',
+  'heat/template/ambiguous-version': 'InvalidTemplateVersion',
+  'heat/template/version-not-string': 'InvalidTemplateVersion',
+  'heat/template/invalid-section': 'InvalidTemplateSection',
+  'heat/registry/invalid-hook': 'InvalidBreakPointHook',
+  'heat/registry/invalid-restricted-action': 'InvalidRestrictedAction',
+  'heat/merge/conflicting-strategy': 'ConflictingMergeStrategyForParam',
+  'heat/merge/invalid-strategy': 'InvalidMergeStrategyForParam',
+};
+
+function heatType(code: string, status: number): string {
+  if (HEAT_TYPES[code]) return HEAT_TYPES[code] as string;
+  if (code.startsWith('heat/resolve/')) return 'CapabilitiesResolutionFailed';
+  if (code.startsWith('heat/template/')) return 'StackValidationFailed';
+  if (status === 404) return 'NotFound';
+  if (status === 405) return 'HTTPMethodNotAllowed';
+  return 'ValueError';
+}
+
+/**
+ * Heat's error body: `code`, `title`, `explanation` and `error` with the
+ * exception `type`, `message` and `traceback` (always null here). Our
+ * located diagnostics travel along in `error.diagnostics`.
+ */
+export function heatErrorBody(
+  status: number,
+  type: string,
+  message: string,
+  diagnostics: readonly Diagnostic[] = [],
+) {
+  const text = HTTP_STATUS_TEXT[status] ?? { title: `HTTP ${status}`, explanation: '' };
+  return {
+    code: status,
+    title: text.title,
+    explanation: text.explanation,
+    error: {
+      type,
+      message,
+      traceback: null,
+      ...(diagnostics.length ? { diagnostics } : {}),
+    },
+  };
+}
+
+function errorResponse(error: unknown): Response {
+  if (isStackspecError(error)) {
+    const status = error.code === 'http/body-too-large' ? 413 : error.status;
+    const first = error.diagnostics.find((d) => d.severity === 'error') ?? error.diagnostics[0];
+    const code = first?.code ?? error.code;
+    return jsonResponse(
+      heatErrorBody(status, heatType(code, status), first?.message ?? error.message, error.diagnostics),
+      {
+        status,
+      },
+    );
+  }
+  return jsonResponse(
+    heatErrorBody(
+      500,
+      'InternalError',
+      'An unexpected error prevented the server from fulfilling your request.',
+    ),
+    { status: 500 },
+  );
+}
+
+function fileText(content: string | Record<string, unknown>): string {
+  return typeof content === 'string' ? content : JSON.stringify(content);
+}
+
+/** heatclient names uploaded files by `file://` URL; registry paths resolve to plain paths. */
+function pathOf(name: string): string {
+  return name.startsWith('file://') ? decodeURIComponent(name.slice('file://'.length)) : name;
+}
+
+function selectTemplates(files: FindRequest['files'], names: readonly string[] | undefined) {
+  const out: { file: string; text: string }[] = [];
+  for (const name of names ?? Object.keys(files).sort()) {
+    const content = files[name];
+    if (content === undefined) {
+      throw new ValidationError(`The template '${name}' is not among the uploaded files.`, {
+        code: 'heat/http/unknown-file',
+      });
+    }
+    out.push({ file: name, text: fileText(content) });
+  }
+  return out;
+}
+
+function scanAll(files: readonly { file: string; text: string }[]) {
+  const scanned = files.map(({ file, text }) => ({ file, ...scanDocument(text, { filename: file }) }));
+  const diagnostics = scanned.flatMap((s) => s.diagnostics);
+  return { templates: scanned.filter((s) => s.kind === 'template'), diagnostics };
+}
+
+/** Options of {@link createCapabilitiesHandler}. */
+export interface CapabilitiesHandlerOptions {
+  /** Largest accepted request body in bytes (default 32 MiB). */
+  maxBodyBytes?: number | undefined;
+}
+
+/**
+ * A fetch-style handler for the spec's server-side queries, with Heat's
+ * URL layout and error bodies:
+ *
+ * - `GET /v1/{project}/template_versions`: Heat's version list (with aliases);
+ * - `POST /v1/{project}/capabilities/find`: `{ files, capabilities?, templates? }` →
+ *   `{ templates: [{ name, version, capabilities }] }`;
+ * - `POST /v1/{project}/capabilities/summary`: `{ files, templates? }` →
+ *   `{ labels, resource_types }`;
+ * - `POST /v1/{project}/capabilities/resolve`: `{ files, environment_files, merge? }` →
+ *   `{ choices, environment, candidates, warnings }`, or 400 naming every
+ *   type that did not resolve.
+ *
+ * Files arrive as Heat's `files` map (text, or parsed JSON for templates);
+ * names may be `file://` URLs as heatclient sends them. Bad bodies get 400,
+ * bodies over the limit 413, unknown paths 404, wrong methods 405.
+ *
+ * @example
+ * import { startServer } from '@stackspec/core/node';
+ * await startServer(createCapabilitiesHandler(), { port: 8004 });
+ */
+export function createCapabilitiesHandler(
+  options: CapabilitiesHandlerOptions = {},
+): (request: Request) => Promise<Response> {
+  const maxBytes = options.maxBodyBytes ?? DEFAULT_HANDLER_MAX_BODY_BYTES;
+  const routes: Record<string, { method: string; run: (request: Request) => Promise<unknown> }> = {
+    template_versions: {
+      method: 'GET',
+      run: async () => ({
+        template_versions: TEMPLATE_VERSIONS.filter((v) => v.value === v.date).map((v) => ({
+          version: `${v.key}.${v.value}`,
+          type: v.format,
+          aliases: TEMPLATE_VERSIONS.filter(
+            (a) => a.key === v.key && a.date === v.date && a.value !== v.value,
+          ).map((a) => `${a.key}.${a.value}`),
+        })),
+      }),
+    },
+    'capabilities/find': {
+      method: 'POST',
+      run: async (request) => {
+        const body = parseWithSchema(FindRequestSchema, await readJsonBody(request, { maxBytes }), {
+          area: 'heat/http',
+        });
+        const { templates, diagnostics } = scanAll(selectTemplates(body.files, body.templates));
+        const filter: Record<string, string> = {};
+        for (const [k, v] of Object.entries(body.capabilities ?? {})) filter[k] = String(v);
+        return {
+          templates: templates
+            .filter((t) => satisfiesFilter(t.capabilities, filter))
+            .map((t) => ({ name: t.file, version: t.version ?? null, capabilities: t.capabilities ?? {} })),
+          ...(diagnostics.length ? { warnings: diagnostics } : {}),
+        };
+      },
+    },
+    'capabilities/summary': {
+      method: 'POST',
+      run: async (request) => {
+        const body = parseWithSchema(SummaryRequestSchema, await readJsonBody(request, { maxBytes }), {
+          area: 'heat/http',
+        });
+        const { templates, diagnostics } = scanAll(selectTemplates(body.files, body.templates));
+        const summary = summarizeCapabilities(templates);
+        return {
+          labels: summary.labels,
+          resource_types: summary.resourceTypes,
+          ...(diagnostics.length ? { warnings: diagnostics } : {}),
+        };
+      },
+    },
+    'capabilities/resolve': {
+      method: 'POST',
+      run: async (request) => {
+        const body = parseWithSchema(ResolveRequestSchema, await readJsonBody(request, { maxBytes }), {
+          area: 'heat/http',
+        });
+        const byPath = new Map<string, string>();
+        const nameOf = new Map<string, string>();
+        for (const [name, content] of Object.entries(body.files)) {
+          byPath.set(pathOf(name), fileText(content));
+          nameOf.set(pathOf(name), name);
+        }
+        const envs: HeatEnvironment[] = [];
+        const problems: Diagnostic[] = [];
+        for (const name of body.environment_files) {
+          const text = body.files[name] ?? byPath.get(pathOf(name));
+          if (text === undefined) {
+            throw new ValidationError(`The environment file '${name}' is not among the uploaded files.`, {
+              code: 'heat/http/unknown-file',
+            });
+          }
+          const r = safeParseEnvironment(fileText(text), { filename: pathOf(name) });
+          if (r.ok) envs.push(r.environment);
+          else problems.push(...r.diagnostics);
+        }
+        if (problems.some((d) => d.severity === 'error'))
+          throw new ValidationError(undefined, { diagnostics: problems });
+        const result = await resolveEnvironment(envs, {
+          strategy: body.merge ?? 'server',
+          readTemplate: (path) => byPath.get(path),
+        });
+        if (!result.ok) throw new ValidationError(undefined, { diagnostics: result.diagnostics });
+        // Answer with the names the client uploaded, so the environment matches its files map.
+        const rename = (v: unknown): unknown => {
+          if (typeof v === 'string') return nameOf.get(v) ?? v;
+          if (isMapping(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rename(x)]));
+          return v;
+        };
+        const environment = { ...result.environment };
+        if (isMapping(environment.resource_registry))
+          environment.resource_registry = rename(environment.resource_registry);
+        return {
+          choices: rename(result.choices),
+          environment,
+          candidates: result.candidates,
+          ...(result.diagnostics.length ? { warnings: result.diagnostics } : {}),
+        };
+      },
+    },
+  };
+  return async (request: Request): Promise<Response> => {
+    try {
+      const url = new URL(request.url);
+      const match = /^\/v1\/[^/]+\/(.+?)\/?$/.exec(url.pathname);
+      const route = match ? routes[match[1] as string] : undefined;
+      if (!route)
+        throw new NotFoundError('The resource could not be found.', { code: 'heat/http/not-found' });
+      if (request.method !== route.method) {
+        const response = errorResponse(
+          new HttpError(
+            405,
+            `The method ${request.method} is not allowed for this resource; use ${route.method}.`,
+            {
+              code: 'heat/http/method-not-allowed',
+            },
+          ),
+        );
+        response.headers.set('allow', route.method);
+        return response;
+      }
+      return jsonResponse(await route.run(request));
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
