@@ -170,11 +170,11 @@ export type ParsedPackageCommand =
  * Package words come back as written (`name`, `name-1.0`, `name=1.0`).
  */
 export function parsePackageCommand(command: string): ParsedPackageCommand | undefined {
-  if (command.startsWith('dpkg -s ') && !command.includes('>/dev/null')) {
-    return { kind: 'check', family: 'debian', packages: splitWords(command.slice(8)) };
+  if ((command === 'dpkg -s' || command.startsWith('dpkg -s ')) && !command.includes('>/dev/null')) {
+    return { kind: 'check', family: 'debian', packages: splitWords(command.slice(7)) };
   }
-  if (command.startsWith('rpm -q ') && !command.includes('>/dev/null')) {
-    return { kind: 'check', family: 'redhat', packages: splitWords(command.slice(7)) };
+  if ((command === 'rpm -q' || command.startsWith('rpm -q ')) && !command.includes('>/dev/null')) {
+    return { kind: 'check', family: 'redhat', packages: splitWords(command.slice(6)) };
   }
   const apt = 'DEBIAN_FRONTEND=noninteractive apt-get -y install';
   if (command === apt || command.startsWith(`${apt} `)) {

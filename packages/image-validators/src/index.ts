@@ -21,6 +21,8 @@ export {
   runScriptCommand,
   scriptFile,
 } from './commands.js';
+export type { ExplainedSpec, ExplainedValidator } from './explain.js';
+export { explainImageSpec, formatExplainedSpec } from './explain.js';
 export { DISTRO_FAMILIES, familyOf, SAHARA_DISTRO_FAMILIES } from './families.js';
 export type { CheckImageSpecResult, LoadImageSpecOptions } from './load.js';
 export {

@@ -172,7 +172,7 @@ export function createDryRunRemote(options: DryRunOptions = {}): DryRunRemote {
     },
     async distro() {
       calls.push({ op: 'distro' });
-      return options.distro ?? 'ubuntu';
+      return (options.distro ?? 'ubuntu').toLowerCase();
     },
     async close() {},
   };

@@ -17,7 +17,14 @@ export function runProcess(argv: readonly string[], options: RunProcessOptions =
   if (!file) return Promise.reject(new RemoteError('No program to run.', { code: 'remote/bad-command' }));
   const max = options.maxBytes ?? 64 * 1024 * 1024;
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // With a time limit the command gets its own process group, so a timeout can stop
+    // everything it started; without one it stays in ours and dies with us on Ctrl-C.
+    const limited = Boolean(options.timeoutMs && options.timeoutMs > 0);
+    const child = spawn(file, args, {
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: limited,
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let outBytes = 0;
@@ -27,7 +34,11 @@ export function runProcess(argv: readonly string[], options: RunProcessOptions =
       options.timeoutMs && options.timeoutMs > 0
         ? setTimeout(() => {
             timedOut = true;
-            child.kill('SIGKILL');
+            try {
+              if (child.pid) process.kill(-child.pid, 'SIGKILL');
+            } catch {
+              child.kill('SIGKILL');
+            }
           }, options.timeoutMs)
         : undefined;
     child.stdout.on('data', (b: Buffer) => {

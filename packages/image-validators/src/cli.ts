@@ -1,0 +1,322 @@
+import { userInfo } from 'node:os';
+import { type CliIO, createColors, createProgram, createProgress, EXIT, usage } from '@stackspec/core/cli';
+import { Option } from 'commander';
+import { createChrootRemote } from './adapters/chroot.js';
+import { createDryRunRemote } from './adapters/dry-run.js';
+import { createLocalRemote } from './adapters/local.js';
+import type { CommandStyle } from './commands.js';
+import { explainImageSpec, formatExplainedSpec } from './explain.js';
+import { loadImageSpec } from './load.js';
+import type { Remote } from './remote.js';
+import type { ValidatorNode } from './spec.js';
+import { createSshRemote } from './ssh.js';
+import {
+  type CommandRecord,
+  type ValidationReport,
+  type ValidatorResult,
+  validateImage,
+} from './validate.js';
+
+interface ValidateFlags {
+  local?: boolean;
+  host?: string;
+  port?: string;
+  identity?: string;
+  knownHosts?: string;
+  insecureSkipHostKeyCheck?: boolean;
+  passwordEnv?: string;
+  chroot?: string;
+  reconcile?: boolean;
+  arg: string[];
+  env: string[];
+  dryRun?: boolean;
+  assumeInstalled?: boolean;
+  distro?: string;
+  format: 'text' | 'json';
+  mode: CommandStyle;
+  resourceRoot: string[];
+  timeout?: string;
+  verbose?: boolean;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+function pairs(list: readonly string[], flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list) {
+    const eq = item.indexOf('=');
+    if (eq <= 0)
+      usage(`${flag} needs NAME=VALUE, but got '${item}'.`, `For example: ${flag} java_distro=openjdk`);
+    out[item.slice(0, eq)] = item.slice(eq + 1);
+  }
+  return out;
+}
+
+function parseHost(text: string): { username: string; host: string } {
+  const at = text.lastIndexOf('@');
+  const username = at > 0 ? text.slice(0, at) : userInfo().username;
+  const host = (at > 0 ? text.slice(at + 1) : text).replace(/^\[(.*)\]$/, '$1');
+  if (!host) usage(`--host needs user@host, but got '${text}'.`);
+  return { username, host };
+}
+
+function positiveInt(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n <= 0) usage(`${flag} must be a positive whole number, but got '${text}'.`);
+  return n;
+}
+
+function pickRemote(flags: ValidateFlags, io: CliIO): { remote: Remote; target: string } {
+  const targets = [flags.local, flags.host, flags.chroot].filter((x) => x !== undefined && x !== false);
+  if (targets.length > 1) usage('Choose one of --local, --host and --chroot.');
+  if (!targets.length && !flags.dryRun) {
+    usage('Say which machine to validate: --local, --host user@host or --chroot DIR (or --dry-run).');
+  }
+  const timeoutMs = (positiveInt(flags.timeout, '--timeout') ?? 0) * 1000 || undefined;
+  if (flags.host) {
+    const { username, host } = parseHost(flags.host);
+    const port = positiveInt(flags.port, '--port');
+    const password = flags.passwordEnv ? io.env[flags.passwordEnv] : undefined;
+    if (flags.passwordEnv && password === undefined)
+      usage(`The variable ${flags.passwordEnv} (from --password-env) is not set.`);
+    return {
+      remote: createSshRemote({
+        host,
+        username,
+        ...(port ? { port } : {}),
+        ...(flags.identity ? { privateKeyPath: flags.identity } : {}),
+        ...(password !== undefined ? { password } : {}),
+        ...(flags.knownHosts ? { knownHostsFile: flags.knownHosts } : {}),
+        ...(flags.insecureSkipHostKeyCheck ? { insecureSkipHostKeyCheck: true } : {}),
+        ...(timeoutMs ? { timeoutMs } : {}),
+      }),
+      target: `${username}@${host}${port ? `:${port}` : ''}`,
+    };
+  }
+  if (flags.port || flags.identity || flags.knownHosts || flags.passwordEnv) {
+    usage('--port, --identity, --known-hosts and --password-env only apply with --host.');
+  }
+  if (flags.chroot)
+    return {
+      remote: createChrootRemote({ root: flags.chroot, ...(timeoutMs ? { timeoutMs } : {}) }),
+      target: `chroot ${flags.chroot}`,
+    };
+  if (flags.local)
+    return { remote: createLocalRemote(timeoutMs ? { timeoutMs } : {}), target: 'this machine' };
+  return { remote: createDryRunRemote(), target: 'nothing (dry run)' };
+}
+
+function describeCommand(c: CommandRecord): string {
+  if (c.op === 'write') return `write ${c.command}`;
+  if (c.purpose === 'prefetch') {
+    const n = (c.command.match(/siv-missing:/g) ?? []).length;
+    return `$ (one command checking ${n} package${n === 1 ? '' : 's'})${c.exitCode ? `  → exit ${c.exitCode}` : ''}`;
+  }
+  const command = c.command.length > 160 ? `${c.command.slice(0, 157)}...` : c.command;
+  return `$ ${command}${c.exitCode !== undefined && c.exitCode !== 0 ? `  → exit ${c.exitCode}` : ''}`;
+}
+
+/**
+ * The `stackspec-image` command: `validate` a spec against a machine and
+ * `explain` a spec. Returns the exit code (0 pass, 1 validation failed, 2
+ * bad spec or usage); errors thrown here are printed by `runCli`.
+ */
+export async function runImageCli(argv: readonly string[], io: CliIO): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = createProgram('stackspec-image', io)
+    .description('Check (and optionally fix) a machine against a Sahara image validation spec.')
+    .version('0.1.0');
+
+  program
+    .command('validate')
+    .description('Run a spec against a machine; check only unless --reconcile.')
+    .argument('<spec>', 'the image.yaml to run')
+    .option('--local', 'validate the machine this command runs on')
+    .option('--host <user@host>', 'validate a machine over SSH')
+    .option('--port <port>', 'SSH port (default 22)')
+    .option('--identity <file>', 'SSH private key')
+    .option('--known-hosts <file>', 'known_hosts to verify the host key against (default ~/.ssh/known_hosts)')
+    .option('--insecure-skip-host-key-check', 'accept any SSH host key (throwaway machines only)')
+    .option('--password-env <var>', 'read the SSH password from this environment variable')
+    .option('--chroot <dir>', 'validate the system installed in a directory (needs root)')
+    .option('--reconcile', 'fix what is wrong: install packages, run scripts in fix mode')
+    .option('--arg <name=value>', 'value for a declared argument (repeatable)', collect, [])
+    .option('--env <name=value>', 'extra variable for scripts (repeatable)', collect, [])
+    .option('--dry-run', 'run nothing; show what would run on an empty machine')
+    .option('--assume-installed', 'with --dry-run: pretend every package is installed')
+    .option(
+      '--distro <id>',
+      'with --dry-run: the distribution to pretend (default: ask the target, else ubuntu)',
+    )
+    .option(
+      '--resource-root <dir>',
+      'folder holding the scripts (repeatable; default the spec folder)',
+      collect,
+      [],
+    )
+    .option('--timeout <seconds>', 'limit for each remote command')
+    .option('--verbose', 'show the commands of every validator')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(
+      new Option('--mode <mode>', "batched (fewer round trips) or sahara (Sahara's exact commands)")
+        .choices(['batched', 'sahara'])
+        .default('batched'),
+    )
+    .action(async (specPath: string, flags: ValidateFlags) => {
+      const args = pairs(flags.arg, '--arg');
+      const env = pairs(flags.env, '--env');
+      if ((flags.assumeInstalled || flags.distro) && !flags.dryRun)
+        usage('--assume-installed and --distro only apply with --dry-run.');
+      const spec = loadImageSpec(
+        specPath,
+        flags.resourceRoot.length ? { resourceRoots: flags.resourceRoot, baseDir: io.cwd } : {},
+      );
+      const picked = pickRemote(flags, io);
+      let remote = picked.remote;
+      let target = picked.target;
+      if (flags.dryRun) {
+        let distro = flags.distro;
+        if (!distro && (flags.local || flags.host || flags.chroot)) distro = await picked.remote.distro();
+        await picked.remote.close?.();
+        const known = [...collectPackages(spec.validators)];
+        remote = createDryRunRemote({
+          distro: distro ?? 'ubuntu',
+          machine: { installed: flags.assumeInstalled ? known : [] },
+        });
+        target = `a simulated ${distro ?? 'ubuntu'} machine (dry run; nothing runs)`;
+      }
+      const c = createColors({ stream: io.stdout, env: io.env });
+      const text = flags.format === 'text';
+      const progress = createProgress(io.stderr, {});
+      const showCommands = Boolean(flags.verbose || flags.dryRun);
+      if (text) {
+        io.stdout.write(
+          `${c.bold('Validating')} ${spec.file ?? specPath} on ${target}: ${flags.reconcile ? 'check and fix' : 'check only'}, ${flags.mode} commands\n`,
+        );
+      }
+      const composite = (r: ValidatorResult) =>
+        r.kind === 'all' || r.kind === 'any' || r.kind === 'os_case' || r.kind === 'argument_case';
+      const line = (r: ValidatorResult, mark: string) => {
+        const where = r.line ? c.dim(`  line ${r.line}`) : '';
+        const mode = r.mode === 'check' && flags.reconcile ? c.dim(' (check)') : '';
+        io.stdout.write(`${'  '.repeat(r.depth + 1)}${mark} ${r.label}${mode}${where}\n`);
+      };
+      // Groups print a header when they start (so the log reads top-down) and a line at the
+      // end only when that says something; leaves print once, when they finish.
+      const printStart = (r: ValidatorResult) => {
+        if (composite(r)) line(r, c.dim('▸'));
+      };
+      const printEnd = (r: ValidatorResult) => {
+        if (composite(r)) {
+          if (r.status === 'failed') line(r, c.red('✗'));
+          else if (r.status === 'skipped') line(r, c.dim('- no case matched:'));
+          return;
+        }
+        const mark =
+          r.status === 'failed' ? c.red('✗') : r.status === 'fixed' ? c.yellow('✓ fixed') : c.green('✓');
+        line(r, mark);
+        if (showCommands || r.status === 'failed') {
+          for (const cmd of r.commands)
+            io.stdout.write(`${'  '.repeat(r.depth + 1)}    ${c.dim(describeCommand(cmd))}\n`);
+        }
+      };
+      let report: ValidationReport;
+      try {
+        report = await validateImage(spec, remote, {
+          reconcile: Boolean(flags.reconcile),
+          arguments: args,
+          env,
+          mode: flags.mode,
+          onProgress: (e) => {
+            if (e.type === 'start') {
+              progress.done();
+              if (text) printStart(e.result);
+              progress.update(`running ${e.result.label}…`);
+            }
+            if (e.type === 'end') {
+              progress.done();
+              if (text) printEnd(e.result);
+            }
+          },
+        });
+      } finally {
+        progress.done();
+        await remote.close?.();
+      }
+      if (flags.format === 'json') {
+        io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      } else {
+        io.stdout.write(`${summarize(report, c)}\n`);
+      }
+      exitCode = report.ok ? EXIT.ok : EXIT.findings;
+    });
+
+  program
+    .command('explain')
+    .description('Show the arguments and the validator tree of a spec.')
+    .argument('<spec>', 'the image.yaml to read')
+    .option(
+      '--resource-root <dir>',
+      'folder holding the scripts (repeatable; default the spec folder)',
+      collect,
+      [],
+    )
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action((specPath: string, flags: { format: 'text' | 'json'; resourceRoot: string[] }) => {
+      const spec = loadImageSpec(
+        specPath,
+        flags.resourceRoot.length ? { resourceRoots: flags.resourceRoot, baseDir: io.cwd } : {},
+      );
+      const explained = explainImageSpec(spec);
+      io.stdout.write(
+        flags.format === 'json'
+          ? `${JSON.stringify(explained, null, 2)}\n`
+          : `${formatExplainedSpec(explained)}\n`,
+      );
+    });
+
+  await program.parseAsync([...argv], { from: 'user' });
+  return exitCode;
+}
+
+function collectPackages(nodes: readonly ValidatorNode[], out = new Set<string>()): Set<string> {
+  for (const n of nodes) {
+    if (n.kind === 'package')
+      for (const p of n.packages) out.add(p.version ? `${p.name}-${p.version}` : p.name);
+    if (n.kind === 'all' || n.kind === 'any') collectPackages(n.validators, out);
+    if (n.kind === 'os_case' || n.kind === 'argument_case')
+      for (const c of n.cases) collectPackages(c.validators, out);
+    if (n.kind === 'custom') collectPackages(n.definition.children?.(n.config as never) ?? [], out);
+  }
+  return out;
+}
+
+function summarize(report: ValidationReport, c: ReturnType<typeof createColors>): string {
+  const counts = { passed: 0, fixed: 0, failed: 0, skipped: 0 };
+  for (const r of report.results) if (r.status !== 'running') counts[r.status] += 1;
+  const stats = `${report.results.length} validator runs: ${counts.passed} passed, ${counts.fixed} fixed, ${counts.failed} failed, ${counts.skipped} without a matching case; ${report.commandCount} remote round trips`;
+  const on = report.distro
+    ? ` (${report.distro}${report.family ? `, ${report.family} family` : ', unknown family'})`
+    : '';
+  if (report.ok) return `${c.green(c.bold('✔ image is valid'))}${on}\n  ${stats}`;
+  const f = report.failure;
+  const lines = [`${c.red(c.bold('✖ validation failed'))}${on}: ${f?.message ?? 'unknown failure'}`];
+  if (f?.line || f?.path)
+    lines.push(`  at ${f.file ?? ''}${f.line ? `:${f.line}` : ''}${f.path ? ` (${f.path})` : ''}`);
+  if (f?.command) lines.push(`  command: ${f.command}`);
+  if (f?.stderr?.trim()) lines.push(`  stderr:\n${indentText(f.stderr)}`);
+  if (f?.stdout?.trim()) lines.push(`  stdout:\n${indentText(f.stdout)}`);
+  for (const cause of f?.causes ?? [])
+    lines.push(`  - ${cause.message}${cause.line ? ` (line ${cause.line})` : ''}`);
+  lines.push(`  ${stats}`);
+  return lines.join('\n');
+}
+
+function indentText(text: string): string {
+  const lines = text.trimEnd().split('\n');
+  const shown = lines.length > 20 ? [...lines.slice(0, 20), `… ${lines.length - 20} more lines`] : lines;
+  return shown.map((l) => `    ${l}`).join('\n');
+}

@@ -1,0 +1,145 @@
+// The contract every Remote passes. `shell` remotes (local, chroot, SSH) run
+// real commands and must also prove that hostile values never execute;
+// recording remotes (dry-run) pass the interface part.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadImageSpec } from '../src/load.js';
+import type { Remote } from '../src/remote.js';
+import { validateImage } from '../src/validate.js';
+
+export interface ContractTarget {
+  remote: Remote;
+  cleanup?: () => Promise<void>;
+}
+
+/** Strings that would run `touch <marker>` if any shell evaluated them. */
+export function hostileStrings(marker: string): string[] {
+  return [
+    `; touch ${marker}`,
+    `$(touch ${marker})`,
+    `\`touch ${marker}\``,
+    `\ntouch ${marker}\n`,
+    `' ; touch ${marker} ; '`,
+    `"; touch ${marker}; "`,
+    `| touch ${marker}`,
+    `&& touch ${marker} #`,
+    `\\'$(touch ${marker})\\'`,
+    `x\ny'"$(touch ${marker})"'`,
+  ];
+}
+
+export function remoteContract(
+  name: string,
+  make: () => Promise<ContractTarget>,
+  kind: 'shell' | 'recording',
+): void {
+  describe(`${name} remote contract`, () => {
+    let target: ContractTarget;
+    // Building a target (a debootstrap tree) can take minutes the first time.
+    beforeAll(async () => {
+      target = await make();
+    }, 900_000);
+    afterAll(async () => {
+      await target?.remote.close?.();
+      await target?.cleanup?.();
+    });
+
+    it('resolves a failing command with its exit code instead of rejecting', async () => {
+      const r = await target.remote.exec('echo out; echo err >&2; exit 3');
+      expect(typeof r.exitCode).toBe('number');
+      expect(typeof r.stdout).toBe('string');
+      expect(typeof r.stderr).toBe('string');
+      if (kind === 'shell') expect(r).toEqual({ exitCode: 3, stdout: 'out\n', stderr: 'err\n' });
+    });
+
+    it('names its distribution in lower case', async () => {
+      const d = await target.remote.distro();
+      expect(d).toMatch(/^[a-z0-9._-]+$/);
+    });
+
+    it('writes files with the given content and mode', async () => {
+      await target.remote.writeFile('/tmp/siv-contract.txt', 'line 1\nline 2\n', {
+        mode: 0o640,
+        asRoot: true,
+      });
+      if (kind !== 'shell') return;
+      const r = await target.remote.exec('cat /tmp/siv-contract.txt; stat -c %a /tmp/siv-contract.txt');
+      expect(r.stdout).toBe('line 1\nline 2\n640\n');
+      await target.remote.writeFile('/tmp/siv-contract.bin', new Uint8Array([0, 1, 2, 255]));
+      const b = await target.remote.exec('od -An -tu1 /tmp/siv-contract.bin');
+      expect(b.stdout.trim().split(/\s+/)).toEqual(['0', '1', '2', '255']);
+    });
+
+    if (kind !== 'shell') return;
+
+    it('feeds input to standard input, and an empty one otherwise', async () => {
+      expect((await target.remote.exec('cat', { input: 'a\nb' })).stdout).toBe('a\nb');
+      expect((await target.remote.exec('cat')).stdout).toBe('');
+    });
+
+    it('runs as root when asked', async () => {
+      expect((await target.remote.exec('id -u', { asRoot: true })).stdout.trim()).toBe('0');
+    });
+
+    it('passes env values literally, however hostile', async () => {
+      const marker = `/tmp/siv-pwned-${randomBytes(6).toString('hex')}`;
+      const values = hostileStrings(marker);
+      const env = Object.fromEntries(values.map((v, i) => [`V${i}`, v]));
+      const printf = `printf '%s\\001' ${values.map((_, i) => `"$V${i}"`).join(' ')}`;
+      for (const asRoot of [false, true]) {
+        const r = await target.remote.exec(printf, { env, asRoot });
+        expect(r.stdout.split('\u0001').slice(0, -1)).toEqual(values);
+      }
+      expect((await target.remote.exec(`test -e ${marker}`)).exitCode).toBe(1);
+    });
+
+    it('writes to hostile paths literally', async () => {
+      // Evaluated by a shell, this name would lose its $(…) and backticks.
+      const name = `siv name '$(echo pwned)' ; x \`id\` ${randomBytes(4).toString('hex')}`;
+      const path = `/tmp/${name}`;
+      await target.remote.writeFile(path, 'x', { asRoot: true });
+      const listing = await target.remote.exec('ls -1 /tmp');
+      expect(listing.stdout.split('\n')).toContain(name);
+      const r = await target.remote.exec('cat "$P"; rm -f "$P"', { env: { P: path } });
+      expect(r.stdout).toBe('x');
+    });
+
+    it('never runs hostile package names, argument values or env values during a validation', async () => {
+      const marker = `/tmp/siv-pwned-${randomBytes(6).toString('hex')}`;
+      const hostile = hostileStrings(marker);
+      const names = hostile.map((_, i) => `evil_${i}`);
+      const spec = loadImageSpec(
+        [
+          'arguments:',
+          ...names.map((n) => `  ${n}: {default: x}`),
+          'validators:',
+          '  - any:',
+          `      - package: [${hostile.map((h) => JSON.stringify(h)).join(', ')}]`,
+          '      - script: {fallback: {inline: "true"}}',
+          '  - script:',
+          '      show:',
+          `        inline: printf '%s\\001' ${names.map((n) => `"$${n}"`).join(' ')} "$EXTRA"`,
+          `        env_vars: [${names.join(', ')}, EXTRA]`,
+          '        output: shown',
+          '',
+        ].join('\n'),
+      );
+      const args = Object.fromEntries(names.map((n, i) => [n, hostile[i] as string]));
+      const extra = hostile.join('');
+      for (const mode of ['batched', 'sahara'] as const) {
+        const report = await validateImage(spec, target.remote, {
+          reconcile: false,
+          mode,
+          arguments: args,
+          env: { EXTRA: extra },
+          families: { [await target.remote.distro()]: 'debian' },
+        });
+        expect(report.ok, report.failure?.message).toBe(true);
+        expect(report.variables.shown?.split('\u0001').slice(0, -1)).toEqual([...hostile, extra]);
+        const check = report.results.find((r) => r.type === 'package');
+        expect(check?.status).toBe('failed');
+      }
+      expect((await target.remote.exec(`test -e ${marker}`)).exitCode).toBe(1);
+    });
+  });
+}

@@ -1,0 +1,204 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CliIO, runCli } from '@stackspec/core/cli';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runImageCli } from '../src/cli.js';
+import { loadImageSpec } from '../src/load.js';
+import { createSshRemote, knownHostKeys, type SshRemoteOptions, sshFingerprint } from '../src/ssh.js';
+import { validateImage } from '../src/validate.js';
+import { remoteContract } from './remote-contract.js';
+import { serviceAvailable } from './support/require.js';
+import { sshdAvailable, startSshd, type TestSshd } from './support/sshd.js';
+
+describe('known_hosts parsing', () => {
+  const blob = randomBytes(32);
+  const other = randomBytes(32);
+  const b64 = (b: Buffer) => b.toString('base64');
+
+  it('finds plain, port-qualified, pattern and hashed entries and keeps revoked keys apart', () => {
+    const salt = randomBytes(20);
+    const hash = createHmac('sha1', salt).update('[10.0.0.5]:2222').digest();
+    const text = [
+      '# comment',
+      `10.0.0.5 ssh-ed25519 ${b64(other)}`,
+      `[10.0.0.5]:2222,other ssh-ed25519 ${b64(blob)} comment`,
+      `|1|${b64(salt)}|${b64(hash)} ssh-rsa ${b64(other)}`,
+      `10.0.0.* ssh-ed25519 ${b64(blob)}`,
+      `!10.0.0.9,10.0.0.* ssh-ed25519 ${b64(other)}`,
+      `@revoked * ssh-ed25519 ${b64(other)}`,
+      `@cert-authority * ssh-ed25519 ${b64(other)}`,
+      'garbage',
+    ].join('\n');
+    const found = knownHostKeys(text, '10.0.0.5', 2222);
+    expect(found.keys.map(b64)).toEqual([b64(blob), b64(other)]);
+    expect(found.revoked.map(b64)).toEqual([b64(other)]);
+    expect(knownHostKeys(text, '10.0.0.5').keys.map(b64)).toEqual([b64(other), b64(blob), b64(other)]);
+    expect(knownHostKeys(text, '10.0.0.9').keys.map(b64)).toEqual([b64(blob)]);
+  });
+
+  it('prints OpenSSH fingerprints', () => {
+    expect(sshFingerprint(Buffer.from('abc'))).toBe('SHA256:ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0');
+  });
+});
+
+describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
+  'SSH remote against a real sshd',
+  () => {
+    let sshd: TestSshd;
+    const base = (): SshRemoteOptions => ({
+      host: '127.0.0.1',
+      port: sshd.port,
+      username: sshd.username,
+      privateKeyPath: sshd.clientKeyPath,
+      knownHostsFile: sshd.knownHosts,
+    });
+
+    beforeAll(async () => {
+      sshd = await startSshd();
+    });
+    afterAll(async () => {
+      await sshd?.stop();
+    });
+
+    remoteContract('ssh', async () => ({ remote: createSshRemote(base()) }), 'shell');
+
+    it('validates the machine over SSH with one connection', async () => {
+      const remote = createSshRemote(base());
+      try {
+        const spec = loadImageSpec(
+          'validators:\n  - package: [openssh-server, bash]\n  - script: {who: {inline: "id -un", output: user}}\n',
+        );
+        const report = await validateImage(spec, remote, {
+          reconcile: false,
+          families: { debian: 'debian' },
+        });
+        expect(report.ok, report.failure?.message).toBe(true);
+        expect(report.variables.user).toBe('root\n');
+      } finally {
+        await remote.close();
+      }
+    });
+
+    it('accepts the host key by fingerprint or key line, and refuses anything else', async () => {
+      const fp = spawnSync('ssh-keygen', ['-lf', join(sshd.dir, 'host_ed25519.pub')], {
+        encoding: 'utf8',
+      }).stdout.split(' ')[1] as string;
+      for (const hostKeys of [[fp], [sshd.hostKey]]) {
+        const remote = createSshRemote({ ...base(), knownHostsFile: '/nonexistent', hostKeys });
+        expect((await remote.exec('echo ok')).stdout).toBe('ok\n');
+        await remote.close();
+      }
+      const wrong = createSshRemote({
+        ...base(),
+        hostKeys: ['SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
+      });
+      await expect(wrong.exec('true')).rejects.toMatchObject({ code: 'remote/host-key-rejected' });
+      const empty = join(sshd.dir, 'empty_known_hosts');
+      writeFileSync(empty, '');
+      const unknown = createSshRemote({ ...base(), knownHostsFile: empty });
+      await expect(unknown.exec('true')).rejects.toThrow(/is not trusted by .*empty_known_hosts/);
+    });
+
+    it('verifies against hashed known_hosts entries, and skips verification only when told to', async () => {
+      const hashed = join(sshd.dir, 'hashed_known_hosts');
+      writeFileSync(hashed, `[127.0.0.1]:${sshd.port} ${sshd.hostKey}\n`);
+      spawnSync('ssh-keygen', ['-H', '-f', hashed]);
+      const remote = createSshRemote({ ...base(), knownHostsFile: hashed });
+      expect((await remote.exec('true')).exitCode).toBe(0);
+      await remote.close();
+      const insecure = createSshRemote({
+        ...base(),
+        knownHostsFile: '/nonexistent',
+        insecureSkipHostKeyCheck: true,
+      });
+      expect((await insecure.exec('true')).exitCode).toBe(0);
+      await insecure.close();
+    });
+
+    it('authenticates through an ssh-agent', async () => {
+      const sock = join(sshd.dir, 'agent.sock');
+      const agent = spawn('ssh-agent', ['-D', '-a', sock], { stdio: 'ignore' });
+      try {
+        let added = 1;
+        for (let i = 0; i < 100 && added !== 0; i += 1) {
+          added =
+            spawnSync('ssh-add', [sshd.clientKeyPath], { env: { ...process.env, SSH_AUTH_SOCK: sock } })
+              .status ?? 1;
+        }
+        expect(added).toBe(0);
+        const { privateKeyPath: _unused, ...withoutKey } = base();
+        const remote = createSshRemote({ ...withoutKey, agent: sock });
+        expect((await remote.exec('echo agent')).stdout).toBe('agent\n');
+        await remote.close();
+      } finally {
+        agent.kill();
+      }
+    });
+
+    it('reports failed authentication and unreachable hosts as remote errors', async () => {
+      const stranger = join(sshd.dir, 'stranger');
+      spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', stranger]);
+      const denied = createSshRemote({ ...base(), privateKeyPath: stranger });
+      await expect(denied.exec('true')).rejects.toMatchObject({ code: 'remote/auth-failed' });
+      const missingKey = createSshRemote({ ...base(), privateKeyPath: join(sshd.dir, 'nope') });
+      await expect(missingKey.exec('true')).rejects.toMatchObject({ code: 'remote/auth-failed' });
+      const closed = createSshRemote({ ...base(), port: 1 });
+      await expect(closed.exec('true')).rejects.toMatchObject({ code: 'remote/connect-failed' });
+      const report = await validateImage(loadImageSpec('validators: []\n'), closed);
+      expect(report.failure?.code).toBe('remote/connect-failed');
+    });
+
+    it('runs the CLI over SSH with host-key checking on', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'siv-ssh-cli-'));
+      const spec = join(dir, 'image.yaml');
+      writeFileSync(spec, 'validators:\n  - os_case:\n      - debian: [{package: openssh-server}]\n');
+      let out = '';
+      let err = '';
+      const io: CliIO = {
+        stdout: {
+          write: (t: string) => {
+            out += t;
+            return true;
+          },
+        },
+        stderr: {
+          write: (t: string) => {
+            err += t;
+            return true;
+          },
+        },
+        env: { NO_COLOR: '1' },
+        cwd: dir,
+      };
+      const argv = [
+        'validate',
+        spec,
+        '--host',
+        `${sshd.username}@127.0.0.1`,
+        '--port',
+        String(sshd.port),
+        '--identity',
+        sshd.clientKeyPath,
+      ];
+      const ok = await runCli(() => runImageCli([...argv, '--known-hosts', sshd.knownHosts], io), io);
+      expect(ok, err).toBe(0);
+      expect(out).toContain(`on ${sshd.username}@127.0.0.1:${sshd.port}: check only`);
+      expect(out).toContain('✔ image is valid (debian, debian family)');
+      out = '';
+      const refused = await runCli(() => runImageCli([...argv, '--known-hosts', join(dir, 'none')], io), io);
+      expect(refused).toBe(1);
+      expect(out).toMatch(
+        /validation failed: The machine could not run `distro`: The host key of \[127\.0\.0\.1\]:\d+ \(SHA256:/,
+      );
+    });
+
+    it('times out a command that does not finish', async () => {
+      const remote = createSshRemote({ ...base(), timeoutMs: 300 });
+      await expect(remote.exec('sleep 3')).rejects.toMatchObject({ code: 'remote/timeout' });
+      await remote.close();
+    });
+  },
+);

@@ -1,0 +1,112 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+
+export const SSHD = '/usr/sbin/sshd';
+
+/** A throwaway sshd on 127.0.0.1, its host key and a client key authorised for the current user. */
+export interface TestSshd {
+  port: number;
+  dir: string;
+  username: string;
+  /** `ssh-ed25519 AAAA…` line of the server's host key. */
+  hostKey: string;
+  clientKeyPath: string;
+  /** A known_hosts file listing the server under `[127.0.0.1]:port`. */
+  knownHosts: string;
+  stop(): Promise<void>;
+}
+
+/** Whether a test sshd can run here; the reason when not. */
+export function sshdAvailable(): { ok: true } | { ok: false; reason: string } {
+  if (!existsSync(SSHD))
+    return { ok: false, reason: `${SSHD} is not installed (apt-get install openssh-server)` };
+  if (spawnSync('ssh-keygen', ['-?']).error) return { ok: false, reason: 'ssh-keygen is not installed' };
+  return { ok: true };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function keygen(path: string) {
+  const r = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'stackspec-test', '-f', path]);
+  if (r.status !== 0) throw new Error(`ssh-keygen failed: ${r.stderr}`);
+}
+
+/** Starts sshd in the foreground and resolves once it listens. */
+export async function startSshd(): Promise<TestSshd> {
+  const dir = mkdtempSync(join(tmpdir(), 'siv-sshd-'));
+  keygen(join(dir, 'host_ed25519'));
+  keygen(join(dir, 'client_ed25519'));
+  writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'client_ed25519.pub')));
+  // Privilege separation needs this directory when sshd starts as root.
+  if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
+  const port = await freePort();
+  const config = join(dir, 'sshd_config');
+  writeFileSync(
+    config,
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${join(dir, 'host_ed25519')}`,
+      `PidFile ${join(dir, 'sshd.pid')}`,
+      `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'PubkeyAuthentication yes',
+      'PermitRootLogin prohibit-password',
+      'UsePAM no',
+      'StrictModes no',
+      'LogLevel INFO',
+      '',
+    ].join('\n'),
+  );
+  const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', config], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let log = '';
+    const onData = (b: Buffer) => {
+      log += b.toString();
+      if (/Server listening on 127\.0\.0\.1 port/.test(log)) {
+        child.stderr?.off('data', onData);
+        resolve();
+      }
+    };
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`sshd exited with ${code}: ${log}`)));
+    child.once('error', reject);
+  });
+  const hostKey = readFileSync(join(dir, 'host_ed25519.pub'), 'utf8')
+    .trim()
+    .split(/\s+/)
+    .slice(0, 2)
+    .join(' ');
+  const knownHosts = join(dir, 'known_hosts');
+  writeFileSync(knownHosts, `[127.0.0.1]:${port} ${hostKey}\n`);
+  return {
+    port,
+    dir,
+    username: userInfo().username,
+    hostKey,
+    clientKeyPath: join(dir, 'client_ed25519'),
+    knownHosts,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
