@@ -1,0 +1,134 @@
+import { isStackspecError, type StackspecError } from '@stackspec/core';
+import { describe, expect, it } from 'vitest';
+import { defineExtraSpec, type ExtraSpecInput, isExtraSpecDefinition, namespaceOf } from './define.js';
+
+function failure(input: unknown): StackspecError {
+  try {
+    defineExtraSpec(input as ExtraSpecInput);
+  } catch (e) {
+    if (isStackspecError(e)) return e;
+    throw e;
+  }
+  throw new Error('expected defineExtraSpec to throw');
+}
+
+const base: ExtraSpecInput = {
+  name: 'acme:slices',
+  description: 'How many slices.',
+  value: { type: 'int', min: 1, max: 8 },
+  status: { added: 'zed' },
+};
+
+describe('defineExtraSpec', () => {
+  it('returns a frozen definition with defaults filled in', () => {
+    const d = defineExtraSpec(base);
+    expect(d.name).toBe('acme:slices');
+    expect(d.parameters).toEqual([]);
+    expect(Object.isFrozen(d)).toBe(true);
+    expect(Object.isFrozen(d.value)).toBe(true);
+    expect(isExtraSpecDefinition(d)).toBe(true);
+  });
+
+  it('gives an int parameter the pattern \\d+ when none is written', () => {
+    const d = defineExtraSpec({
+      ...base,
+      name: 'acme:slot.{n}',
+      parameters: [{ name: 'n', type: 'int' }],
+    });
+    expect(d.parameters[0]).toMatchObject({ name: 'n', type: 'int', pattern: '\\d+' });
+  });
+
+  it('accepts a definition without status (out-of-tree keys)', () => {
+    const { status: _, ...rest } = base;
+    expect(defineExtraSpec(rest).status).toBeUndefined();
+  });
+
+  it('rejects an unknown field and suggests the right one', () => {
+    const e = failure({ ...base, descripton: 'x' });
+    expect(e.kind).toBe('spec');
+    expect(e.code).toBe('extra-specs/bad-definition');
+    expect(e.diagnostics[0]).toMatchObject({ path: '/descripton', hint: 'Did you mean description?' });
+  });
+
+  it('rejects a value type Nova does not support', () => {
+    const e = failure({ ...base, value: { type: 'float' } });
+    expect(e.diagnostics[0]?.path).toMatch(/^\/value/);
+  });
+
+  it('rejects a placeholder that has no parameter', () => {
+    const e = failure({ ...base, name: 'acme:slot.{n}' });
+    expect(e.diagnostics[0]).toMatchObject({ path: '/name', message: expect.stringContaining('{n}') });
+  });
+
+  it('rejects a parameter that the name does not use', () => {
+    const e = failure({ ...base, parameters: [{ name: 'n', type: 'int' }] });
+    expect(e.diagnostics[0]?.path).toBe('/parameters/0');
+  });
+
+  it('rejects a str parameter without a pattern', () => {
+    const e = failure({ ...base, name: 'acme:{x}', parameters: [{ name: 'x' }] });
+    expect(e.diagnostics[0]?.path).toBe('/parameters/0/pattern');
+  });
+
+  it('rejects a value pattern that is not a usable regular expression', () => {
+    expect(failure({ ...base, value: { type: 'str', pattern: '(a' } }).diagnostics[0]?.path).toBe(
+      '/value/pattern',
+    );
+    expect(failure({ ...base, value: { type: 'str', pattern: '(?i)abc' } }).message).toContain('unsupported');
+  });
+
+  it('rejects a parameter pattern that does not compile', () => {
+    const e = failure({ ...base, name: 'acme:{x}', parameters: [{ name: 'x', pattern: '[a-' }] });
+    expect(e.diagnostics[0]?.path).toBe('/parameters/0/pattern');
+  });
+
+  it('rejects enum and pattern together, min above max, and repeated enum values', () => {
+    expect(failure({ ...base, value: { type: 'str', enum: ['a'], pattern: 'a' } }).diagnostics[0]?.path).toBe(
+      '/value/enum',
+    );
+    expect(failure({ ...base, value: { type: 'int', min: 5, max: 1 } }).diagnostics[0]?.path).toBe(
+      '/value/min',
+    );
+    expect(failure({ ...base, value: { type: 'str', enum: ['a', 'a'] } }).diagnostics[0]?.path).toBe(
+      '/value/enum',
+    );
+  });
+
+  it('rejects a release that does not exist and a removal before the addition', () => {
+    expect(failure({ ...base, status: { added: 'zedd' } }).diagnostics[0]?.path).toBe('/status/added');
+    const e = failure({ ...base, status: { added: 'zed', removed: { release: 'yoga', reason: 'gone' } } });
+    expect(e.diagnostics[0]?.path).toBe('/status/removed/release');
+  });
+
+  it('rejects characters Nova refuses in keys', () => {
+    const e = failure({ ...base, name: 'acme/slices' });
+    expect(e.diagnostics[0]).toMatchObject({ path: '/name', hint: expect.stringContaining('letters') });
+  });
+
+  it('rejects history entries out of order or older than the key', () => {
+    const e = failure({
+      ...base,
+      status: { added: 'yoga' },
+      history: [
+        { until: 'zed', value: { type: 'int' }, change: 'a' },
+        { until: 'yoga', value: { type: 'int' }, change: 'b' },
+      ],
+    });
+    expect(e.diagnostics.map((d) => d.path)).toContain('/history/1/until');
+    const older = failure({ ...base, history: [{ until: 'xena', value: { type: 'int' }, change: 'a' }] });
+    expect(older.diagnostics[0]?.path).toBe('/history/0/until');
+  });
+
+  it('rejects input that is not an object at all', () => {
+    expect(failure(null).kind).toBe('spec');
+    expect(failure('hw:cpu_policy').kind).toBe('spec');
+  });
+});
+
+describe('namespaceOf', () => {
+  it('is the text before the first colon', () => {
+    expect(namespaceOf('hw:cpu_policy')).toBe('hw');
+    expect(namespaceOf('capabilities:cpu_info:a')).toBe('capabilities');
+    expect(namespaceOf('group_policy')).toBe('');
+  });
+});

@@ -1,0 +1,56 @@
+export type { ReleasedExtraSpec } from './catalog/index.js';
+export {
+  BUILTIN_EXTRA_SPECS,
+  definitionInRelease,
+  extraSpecsForRelease,
+  isAvailableIn,
+  isDeprecatedIn,
+} from './catalog/index.js';
+export type {
+  Deprecation,
+  ExtraSpecDefinition,
+  ExtraSpecDependency,
+  ExtraSpecInput,
+  ExtraSpecParameter,
+  HistoryEntry,
+  IntValueRule,
+  StrValueRule,
+  SupportStatus,
+  ValueRule,
+} from './define.js';
+export {
+  defineExtraSpec,
+  ExtraSpecInputSchema,
+  isExtraSpecDefinition,
+  namespaceOf,
+  ValueRuleSchema,
+} from './define.js';
+export { translatePythonRegex } from './python-regex.js';
+export { parsePythonBool, parsePythonInt } from './python-values.js';
+export type {
+  ExtraSpecMatch,
+  ExtraSpecPlugin,
+  ExtraSpecRegistry,
+  ExtraSpecRegistryOptions,
+  RegisteredExtraSpec,
+} from './registry.js';
+export { createExtraSpecRegistry } from './registry.js';
+export type { NovaRelease, ReleaseName } from './releases.js';
+export {
+  compareReleases,
+  describeRelease,
+  LATEST_RELEASE,
+  NOVA_RELEASES,
+  RELEASE_NAMES,
+  ReleaseNameSchema,
+  resolveRelease,
+} from './releases.js';
+export type { ValidateExtraSpecsOptions, ValidateExtraSpecsResult, ValidationMode } from './validate.js';
+export {
+  assertExtraSpecs,
+  builtinRegistry,
+  checkNovaExtraSpec,
+  MAX_VALUE_LENGTH,
+  VALIDATION_MODES,
+  validateExtraSpecs,
+} from './validate.js';

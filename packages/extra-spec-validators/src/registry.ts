@@ -1,0 +1,281 @@
+import {
+  createDiagnostic,
+  createNameRegistry,
+  type Diagnostic,
+  type NameRegistry,
+  SpecError,
+} from '@stackspec/core';
+import {
+  BUILTIN_EXTRA_SPECS,
+  definitionInRelease,
+  extraSpecsForRelease,
+  type ReleasedExtraSpec,
+} from './catalog/index.js';
+import {
+  type ExtraSpecDefinition,
+  type ExtraSpecParameter,
+  isExtraSpecDefinition,
+  type ValueRule,
+} from './define.js';
+import { compileFullMatch, translatePythonRegex } from './python-regex.js';
+import { type NovaRelease, resolveRelease } from './releases.js';
+import { type CompiledValueRule, compileValueRule } from './value-check.js';
+
+/** Extra specs contributed from outside Nova (a scheduler filter's package, a deployment's own keys). */
+export interface ExtraSpecPlugin {
+  /** Who provides them (a package name); shown in conflict reports and docs. */
+  name: string;
+  specs: readonly ExtraSpecDefinition[];
+}
+
+/** Options for {@link createExtraSpecRegistry}. */
+export interface ExtraSpecRegistryOptions {
+  /** Nova release whose built-in catalog is loaded (code name, series or version). Default: the newest. */
+  release?: string | NovaRelease;
+  /** Out-of-tree definitions; they rank below built-ins. */
+  plugins?: readonly (ExtraSpecPlugin | ExtraSpecDefinition)[];
+  /** Load the built-in catalog (default `true`). */
+  builtins?: boolean;
+}
+
+/** One entry of a registry. */
+export interface RegisteredExtraSpec {
+  /** The name as registered in this release (placeholders included). */
+  readonly name: string;
+  readonly parameters: readonly ExtraSpecParameter[];
+  readonly value: ValueRule;
+  readonly definition: ExtraSpecDefinition;
+  readonly origin: 'builtin' | 'plugin';
+  /** The plugin that contributed it. */
+  readonly source: string | undefined;
+  /** Nova's name regex (Python syntax): the name with each placeholder replaced by its pattern. */
+  readonly nameRegex: string;
+}
+
+/** @internal What the hot path needs per entry. */
+export interface CompiledEntry extends RegisteredExtraSpec {
+  /** `nameRegex` compiled with Python's full-match semantics. */
+  readonly nameMatcher: RegExp;
+  readonly checker: CompiledValueRule;
+}
+
+/** The result of looking a key up. */
+export interface ExtraSpecMatch {
+  readonly spec: RegisteredExtraSpec;
+  /** Placeholder values taken from the key. */
+  readonly params: Readonly<Record<string, string>>;
+  /** True when the key is a template name written literally (`hw:numa_cpus.{num}`). */
+  readonly template: boolean;
+}
+
+/**
+ * A catalog of extra specs for one Nova release plus any plugins, indexed
+ * for fast lookup. Build it once and reuse it: {@link validateExtraSpecs}
+ * caches one per release.
+ */
+export interface ExtraSpecRegistry {
+  readonly release: NovaRelease;
+  /** Number of entries (built-ins and plugins). */
+  readonly size: number;
+  /** Every entry, built-ins first, each group in registration order. */
+  entries(): readonly RegisteredExtraSpec[];
+  /** The entry registered under exactly this name. */
+  get(name: string): RegisteredExtraSpec | undefined;
+  /**
+   * Finds the entry for a concrete key, reading names literally (`.` is a
+   * dot). A template name written as a key is found with `template: true`.
+   */
+  lookup(key: string): ExtraSpecMatch | undefined;
+  /** Known names close to a key, closest first (patterned names filled in). */
+  suggest(key: string, limit?: number): string[];
+  /** Problems met while building: plugins redefining a name, and similar. */
+  readonly conflicts: readonly Diagnostic[];
+  /** @internal Nova's lookup (names read as regular expressions, exact names first). */
+  novaLookup(key: string): CompiledEntry | 'template' | undefined;
+  /** @internal Whether Nova would treat the text before the first `:` as one of its namespaces. */
+  isOwnedNamespace(namespace: string): boolean;
+  /** @internal The compiled form of an entry. */
+  compiled(spec: RegisteredExtraSpec): CompiledEntry;
+}
+
+function pythonNameRegex(name: string, parameters: readonly ExtraSpecParameter[]): string {
+  let out = name;
+  for (const p of parameters) out = out.split(`{${p.name}}`).join(`(?P<${p.name}>${p.pattern})`);
+  return out;
+}
+
+function jsParams(parameters: readonly ExtraSpecParameter[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of parameters) out[p.name] = translatePythonRegex(p.pattern);
+  return out;
+}
+
+const SIMPLE_NAMESPACE = /^[A-Za-z0-9_-]*$/;
+
+function normalisePlugins(list: readonly (ExtraSpecPlugin | ExtraSpecDefinition)[]): ExtraSpecPlugin[] {
+  const out: ExtraSpecPlugin[] = [];
+  let loose: ExtraSpecDefinition[] | undefined;
+  list.forEach((item, i) => {
+    if (isExtraSpecDefinition(item)) {
+      if (!loose) {
+        loose = [];
+        out.push({ name: 'code', specs: loose });
+      }
+      loose.push(item);
+    } else if (item && typeof item === 'object' && Array.isArray((item as ExtraSpecPlugin).specs)) {
+      out.push(item as ExtraSpecPlugin);
+    } else {
+      throw new SpecError(`Plugin entry ${i} is neither a definition nor { name, specs }.`, {
+        code: 'extra-specs/bad-plugin',
+      });
+    }
+  });
+  return out;
+}
+
+/**
+ * Builds a registry of the built-in catalog of one Nova release (default:
+ * the newest) plus plugin definitions. Built-ins win over plugins: a plugin
+ * that redefines a built-in name is ignored for that name and reported in
+ * `conflicts` (`registry/shadowed`); two plugins defining one name keep the
+ * first (`registry/duplicate`).
+ *
+ * Throws `SpecError` (`extra-specs/unknown-release`) for an unknown release
+ * and (`extra-specs/bad-plugin`) for plugin entries that are not definitions.
+ *
+ * @example
+ * const registry = createExtraSpecRegistry({ release: 'zed' });
+ * registry.size; // 490
+ * registry.lookup('hw:numa_cpus.0')?.spec.name; // 'hw:numa_cpus.{num}'
+ */
+export function createExtraSpecRegistry(options: ExtraSpecRegistryOptions = {}): ExtraSpecRegistry {
+  const release = resolveRelease(options.release);
+  const builtin = options.builtins === false ? [] : extraSpecsForRelease(release);
+  const plugins = normalisePlugins(options.plugins ?? []);
+
+  // Two indexes over the same entries: names read literally for our modes,
+  // and read as regular expressions (Nova leaves `.` unescaped) for `nova`.
+  const literal: NameRegistry<CompiledEntry> = createNameRegistry({ literal: 'escape', flags: 'u' });
+  // `s` lets a literal `.` match any character but `\n`-free keys only reach
+  // this index; keys holding `\n` take the exact scan in `novaLookup`.
+  const regex: NameRegistry<CompiledEntry> = createNameRegistry({ literal: 'regex', flags: 'su' });
+  const ordered: CompiledEntry[] = [];
+  const conflicts: Diagnostic[] = [];
+  const ownedLiteral = new Set<string>();
+  const ownedPatterns: RegExp[] = [];
+  const ownedSeen = new Set<string>();
+
+  const add = (spec: ReleasedExtraSpec, origin: 'builtin' | 'plugin', source: string | undefined) => {
+    const nameRegex = pythonNameRegex(spec.name, spec.parameters);
+    let entry: CompiledEntry;
+    try {
+      entry = {
+        name: spec.name,
+        parameters: spec.parameters,
+        value: spec.value,
+        definition: spec.definition,
+        origin,
+        source,
+        nameRegex,
+        nameMatcher: compileFullMatch(nameRegex),
+        checker: compileValueRule(spec.value),
+      };
+    } catch (e) {
+      conflicts.push(
+        createDiagnostic({
+          code: 'extra-specs/bad-definition',
+          path: `/${spec.name}`,
+          message: `The definition of '${spec.name}'${source ? ` from ${source}` : ''} cannot be compiled: ${(e as Error).message}`,
+        }),
+      );
+      return;
+    }
+    const params = jsParams(spec.parameters);
+    const layer = origin === 'builtin' ? 'builtin' : 'plugin';
+    const clash = literal.add({ name: spec.name, value: entry, params, layer, source });
+    regex.add({ name: spec.name, value: entry, params, layer, source });
+    if (clash) {
+      conflicts.push(clash);
+      if (clash.code === 'registry/shadowed' || clash.code === 'registry/duplicate') return;
+    }
+    ordered.push(entry);
+    const colon = nameRegex.indexOf(':');
+    if (colon >= 0) {
+      const ns = nameRegex.slice(0, colon);
+      if (!ownedSeen.has(ns)) {
+        ownedSeen.add(ns);
+        if (SIMPLE_NAMESPACE.test(ns)) ownedLiteral.add(ns);
+        else ownedPatterns.push(compileFullMatch(ns));
+      }
+    }
+  };
+
+  for (const spec of builtin) add(spec, 'builtin', undefined);
+  for (const plugin of plugins) {
+    for (const def of plugin.specs) {
+      const spec = definitionInRelease(def, release);
+      if (spec) add(spec, 'plugin', plugin.name);
+    }
+  }
+
+  const byName = new Map(ordered.map((e) => [e.name, e] as const));
+
+  return {
+    release,
+    get size() {
+      return ordered.length;
+    },
+    entries: () => ordered,
+    get: (name) => byName.get(name),
+    lookup(key) {
+      const m = literal.lookup(key);
+      if (!m) return undefined;
+      const template = m.exact && m.entry.pattern.isPattern;
+      return { spec: m.entry.value, params: m.params, template };
+    },
+    suggest: (key, limit = 3) => literal.suggest(key, { limit }),
+    conflicts,
+    novaLookup(key) {
+      const exact = byName.get(key);
+      if (exact) {
+        if (exact.parameters.length && !exact.nameMatcher.test(key)) return 'template';
+        return exact;
+      }
+      if (key.indexOf('\n') >= 0) {
+        for (const e of ordered) if (e.parameters.length && e.nameMatcher.test(key)) return e;
+        return undefined;
+      }
+      return regex.lookup(key)?.entry.value;
+    },
+    isOwnedNamespace(namespace) {
+      if (ownedLiteral.has(namespace)) return true;
+      for (const re of ownedPatterns) if (re.test(namespace)) return true;
+      return false;
+    },
+    compiled: (spec) => spec as CompiledEntry,
+  };
+}
+
+/** Where a key sits in Nova's history, for hints about keys unknown in the chosen release. */
+export interface KeyHistory {
+  definition: ExtraSpecDefinition;
+}
+
+let allReleases: NameRegistry<ExtraSpecDefinition> | undefined;
+
+/** Finds the built-in definition (from any release) a key belongs to. */
+export function findInAnyRelease(key: string): ExtraSpecDefinition | undefined {
+  if (!allReleases) {
+    const r = createNameRegistry<ExtraSpecDefinition>({ literal: 'escape', flags: 'u' });
+    for (const def of BUILTIN_EXTRA_SPECS) {
+      r.add({ name: def.name, value: def, params: jsParams(def.parameters) });
+      for (const h of def.history ?? []) {
+        if (h.name && h.name !== def.name) {
+          r.add({ name: h.name, value: def, params: jsParams(h.parameters ?? def.parameters) });
+        }
+      }
+    }
+    allReleases = r;
+  }
+  return allReleases.lookup(key)?.entry.value;
+}

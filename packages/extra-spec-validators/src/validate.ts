@@ -1,0 +1,352 @@
+import {
+  createDiagnostic,
+  type Diagnostic,
+  didYouMean,
+  hasErrors,
+  suggest,
+  toJsonPointer,
+  ValidationError,
+} from '@stackspec/core';
+import { isDeprecatedIn } from './catalog/index.js';
+import type { ValueRule } from './define.js';
+import { BOOL_WORDS, parsePythonInt, pythonStrip } from './python-values.js';
+import {
+  type CompiledEntry,
+  createExtraSpecRegistry,
+  type ExtraSpecRegistry,
+  findInAnyRelease,
+} from './registry.js';
+import { describeRelease, type NovaRelease, resolveRelease } from './releases.js';
+import { describeValueRule, novaValueMessage, ValueVerdict } from './value-check.js';
+
+/**
+ * How strictly to check:
+ * - `strict` (default): an unknown key or a bad value is an error.
+ * - `permissive`: a bad value is an error; an unknown key is a warning.
+ * - `off`: nothing is checked.
+ * - `nova`: exactly what Nova does since API microversion 2.86 — keys in a
+ *   namespace Nova owns must be known and valid, other keys pass — with
+ *   Nova's value coercion and its messages.
+ */
+export type ValidationMode = 'strict' | 'permissive' | 'off' | 'nova';
+
+/** The modes, for option parsers. */
+export const VALIDATION_MODES: readonly ValidationMode[] = ['strict', 'permissive', 'off', 'nova'];
+
+/** Options for {@link validateExtraSpecs}. */
+export interface ValidateExtraSpecsOptions {
+  /** Default `strict`. */
+  mode?: ValidationMode;
+  /** Nova release to check against (default: the newest). Ignored when `registry` is given. */
+  release?: string | NovaRelease;
+  /** A prepared registry (with plugins); default: the cached built-in registry of `release`. */
+  registry?: ExtraSpecRegistry;
+  /** Prefix for diagnostic paths (`/flavors/0/extra_specs`), so they point into a larger document. */
+  basePath?: string;
+}
+
+/** Result of {@link validateExtraSpecs}. */
+export interface ValidateExtraSpecsResult {
+  /** False when any diagnostic is an error. */
+  ok: boolean;
+  diagnostics: Diagnostic[];
+}
+
+/** Nova's API refuses keys outside this set (every microversion). */
+const API_KEY = /^[a-zA-Z0-9\-_:. ]{1,255}$/;
+/** Longest value Nova's API stores. */
+const API_MAX_VALUE = 255;
+/**
+ * Longest value any mode evaluates. Nova's API never passes more than 255
+ * characters; the library refuses absurd lengths before running patterns.
+ */
+export const MAX_VALUE_LENGTH = 65_536;
+
+const registries = new Map<string, ExtraSpecRegistry>();
+
+/** The cached built-in registry of a release. */
+export function builtinRegistry(release?: string | NovaRelease): ExtraSpecRegistry {
+  const r = resolveRelease(release);
+  let reg = registries.get(r.name);
+  if (!reg) {
+    reg = createExtraSpecRegistry({ release: r });
+    registries.set(r.name, reg);
+  }
+  return reg;
+}
+
+function pathOf(base: string, key: string): string {
+  return `${base}${toJsonPointer([key])}`;
+}
+
+const NOVA_PREFIX = 'Validation failed; ';
+
+/**
+ * Nova's verdict on one pair, as its `validate(name, value)` gives it since
+ * microversion 2.86: `undefined` when accepted, else Nova's exact message
+ * (`Validation failed; …`). Allocation-free on the accepting path.
+ *
+ * @example
+ * checkNovaExtraSpec('hw:cpu_policy', 'dedicatd');
+ * // "Validation failed; 'dedicatd' is not one of: dedicated, shared, mixed."
+ */
+export function checkNovaExtraSpec(
+  key: string,
+  value: string,
+  registry: ExtraSpecRegistry = builtinRegistry(),
+): string | undefined {
+  const entry = registry.novaLookup(key);
+  if (entry === 'template') {
+    const spec = registry.get(key) as CompiledEntry;
+    return `${NOVA_PREFIX}expected a name of format '${spec.name}' but got '${key}'.`;
+  }
+  if (entry !== undefined) {
+    const verdict = entry.checker.check(value);
+    return verdict === ValueVerdict.Ok
+      ? undefined
+      : NOVA_PREFIX + novaValueMessage(entry.value, value, verdict);
+  }
+  const colon = key.indexOf(':');
+  if (colon < 0 || !registry.isOwnedNamespace(key.slice(0, colon))) return undefined;
+  return `${NOVA_PREFIX}extra spec '${key}' does not appear to be a valid extra spec.`;
+}
+
+function valueHint(rule: ValueRule, value: string): string | undefined {
+  if (rule.type === 'str' && rule.enum) {
+    const s = suggest(pythonStrip(value), rule.enum);
+    return didYouMean(s) ?? `Use one of: ${rule.enum.join(', ')}.`;
+  }
+  if (rule.type === 'bool') {
+    const s = suggest(pythonStrip(value).toLowerCase(), BOOL_WORDS);
+    return didYouMean(s) ?? 'Use true or false.';
+  }
+  if (rule.type === 'int') {
+    const trimmed = value.trim();
+    if (/^[+-]?\d+\.0*$/.test(trimmed)) return `Did you mean ${trimmed.replace(/\.0*$/, '')}?`;
+  }
+  return undefined;
+}
+
+function valueMessage(key: string, rule: ValueRule, value: string, verdict: ValueVerdict): string {
+  const shown = `'${value}'`;
+  switch (verdict) {
+    case ValueVerdict.NotInteger:
+      return `The value ${shown} of '${key}' is not an integer; expected ${describeValueRule(rule)}.`;
+    case ValueVerdict.AboveMax:
+    case ValueVerdict.BelowMin: {
+      const n = parsePythonInt(value);
+      const text = n ? `${n.negative ? '-' : ''}${n.digits}` : value;
+      return `The value ${text} of '${key}' is out of range; expected ${describeValueRule(rule)}.`;
+    }
+    case ValueVerdict.NotBoolean:
+      return `The value ${shown} of '${key}' is not a boolean; expected ${describeValueRule(rule)}.`;
+    case ValueVerdict.NotInEnum:
+      return `The value ${shown} of '${key}' is not allowed; expected ${describeValueRule(rule)}.`;
+    default:
+      return `The value ${shown} of '${key}' does not have the expected format; expected ${describeValueRule(rule)}.`;
+  }
+}
+
+function unknownKeyHint(registry: ExtraSpecRegistry, key: string): string | undefined {
+  const elsewhere = findInAnyRelease(key);
+  if (elsewhere) {
+    const s = elsewhere.status;
+    const release = registry.release;
+    if (s?.renamed) return `'${key}' was renamed to '${s.renamed.to}' in ${s.renamed.release}.`;
+    if (s?.removed) return `'${key}' was removed in ${s.removed.release}: ${s.removed.reason}`;
+    if (s) {
+      const matched = registry.entries().find((e) => e.definition === elsewhere);
+      if (matched) return `In ${release.name} this key is written '${matched.name}'.`;
+      return `'${key}' is only available from ${s.added} on; this check uses ${describeRelease(release)}.`;
+    }
+  }
+  return didYouMean(registry.suggest(key));
+}
+
+function checkOurs(
+  registry: ExtraSpecRegistry,
+  key: string,
+  value: string,
+  mode: 'strict' | 'permissive',
+  path: string,
+  out: Diagnostic[],
+): void {
+  if (!API_KEY.test(key)) {
+    out.push(
+      createDiagnostic({
+        code: 'extra-specs/invalid-key-syntax',
+        path,
+        message: `The key '${key}' cannot be stored by Nova: keys are 1 to 255 characters from letters, digits, '-', '_', ':', '.' and space.`,
+      }),
+    );
+    return;
+  }
+  if (value.length > API_MAX_VALUE) {
+    out.push(
+      createDiagnostic({
+        code: 'extra-specs/value-too-long',
+        path,
+        message: `The value of '${key}' has ${value.length} characters; Nova stores at most ${API_MAX_VALUE}.`,
+      }),
+    );
+    return;
+  }
+  const match = registry.lookup(key);
+  if (!match || match.template) {
+    const severity = mode === 'strict' ? 'error' : 'warning';
+    const hint = match?.template
+      ? `'${key}' is a template; replace each {placeholder} with a value, e.g. ${example(match.spec.name)}.`
+      : unknownKeyHint(registry, key);
+    out.push(
+      createDiagnostic({
+        code: 'extra-specs/unknown-key',
+        severity,
+        path,
+        message: `'${key}' is not a known extra spec in ${describeRelease(registry.release)}.`,
+        ...(hint ? { hint } : {}),
+      }),
+    );
+    return;
+  }
+  const spec = registry.compiled(match.spec);
+  const verdict = spec.checker.check(value);
+  if (verdict !== ValueVerdict.Ok) {
+    const hint = valueHint(spec.value, value);
+    out.push(
+      createDiagnostic({
+        code: 'extra-specs/invalid-value',
+        path,
+        message: valueMessage(key, spec.value, value, verdict),
+        ...(hint ? { hint } : {}),
+      }),
+    );
+    return;
+  }
+  const dep = spec.definition.deprecated;
+  if (dep && isDeprecatedIn(spec.definition, registry.release)) {
+    out.push(
+      createDiagnostic({
+        code: 'extra-specs/deprecated-key',
+        severity: 'warning',
+        path,
+        message: `'${key}' is deprecated since ${dep.since}: ${dep.reason}`,
+        ...(dep.replacement ? { hint: `Use ${dep.replacement} instead.` } : {}),
+      }),
+    );
+  }
+}
+
+function example(template: string): string {
+  return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, p: string) =>
+    p === 'group' ? '' : p === 'num' || p === 'id' ? '0' : p === 'filter' ? '' : `X`,
+  );
+}
+
+/**
+ * Checks a flavor's extra specs and returns every problem found.
+ *
+ * Codes: `extra-specs/unknown-key` (error in `strict` and `nova`, warning in
+ * `permissive`), `extra-specs/invalid-value`, `extra-specs/deprecated-key`
+ * (warning), `extra-specs/invalid-key-syntax` and `extra-specs/value-too-long`
+ * (what Nova's API refuses at every microversion; not in `nova` mode, which
+ * mirrors only the 2.86 validation step), and `extra-specs/invalid-type` for a
+ * value that is not a string. Each diagnostic's `path` is the JSON pointer
+ * of the key; hints suggest the closest key or value.
+ *
+ * In `nova` mode messages are Nova's own (`Validation failed; …`) and every
+ * failing key is reported (Nova's API stops at the first one).
+ *
+ * @example
+ * validateExtraSpecs({ 'hw:cpu_polcy': 'dedicated' });
+ * // { ok: false, diagnostics: [{ code: 'extra-specs/unknown-key', hint: 'Did you mean hw:cpu_policy?', … }] }
+ */
+export function validateExtraSpecs(
+  specs: Readonly<Record<string, string>>,
+  options: ValidateExtraSpecsOptions = {},
+): ValidateExtraSpecsResult {
+  const mode = options.mode ?? 'strict';
+  const diagnostics: Diagnostic[] = [];
+  if (mode === 'off') return { ok: true, diagnostics };
+  if (specs === null || typeof specs !== 'object' || Array.isArray(specs)) {
+    diagnostics.push(
+      createDiagnostic({
+        code: 'extra-specs/invalid-type',
+        path: options.basePath ?? '',
+        message: 'Extra specs must be a mapping of keys to string values.',
+      }),
+    );
+    return { ok: false, diagnostics };
+  }
+  const registry = options.registry ?? builtinRegistry(options.release);
+  const base = options.basePath ?? '';
+  for (const key of Object.keys(specs)) {
+    const value = specs[key] as unknown;
+    const path = pathOf(base, key);
+    if (typeof value !== 'string') {
+      diagnostics.push(
+        createDiagnostic({
+          code: 'extra-specs/invalid-type',
+          path,
+          message: `The value of '${key}' must be a string, but it is ${value === null ? 'null' : typeof value}.`,
+          ...(typeof value === 'number' || typeof value === 'boolean'
+            ? { hint: `Quote it: '${String(value)}'.` }
+            : {}),
+        }),
+      );
+      continue;
+    }
+    if (value.length > MAX_VALUE_LENGTH) {
+      diagnostics.push(
+        createDiagnostic({
+          code: 'extra-specs/value-too-long',
+          path,
+          message: `The value of '${key}' has ${value.length} characters; at most ${MAX_VALUE_LENGTH} are checked.`,
+        }),
+      );
+      continue;
+    }
+    if (mode === 'nova') {
+      const message = checkNovaExtraSpec(key, value, registry);
+      if (message !== undefined) {
+        const unknown = message.endsWith('does not appear to be a valid extra spec.');
+        const template = message.includes('expected a name of format');
+        const hint = unknown
+          ? unknownKeyHint(registry, key)
+          : template
+            ? undefined
+            : valueHint((registry.novaLookup(key) as CompiledEntry).value, value);
+        diagnostics.push(
+          createDiagnostic({
+            code: unknown || template ? 'extra-specs/unknown-key' : 'extra-specs/invalid-value',
+            path,
+            message,
+            ...(hint ? { hint } : {}),
+          }),
+        );
+      }
+      continue;
+    }
+    checkOurs(registry, key, value, mode, path, diagnostics);
+  }
+  return { ok: !hasErrors(diagnostics), diagnostics };
+}
+
+/**
+ * Like {@link validateExtraSpecs} but throws `ValidationError` (code of the
+ * first error) carrying every diagnostic when anything is an error; returns
+ * the warnings otherwise.
+ */
+export function assertExtraSpecs(
+  specs: Readonly<Record<string, string>>,
+  options: ValidateExtraSpecsOptions = {},
+): Diagnostic[] {
+  const result = validateExtraSpecs(specs, options);
+  if (!result.ok) {
+    const first = result.diagnostics.find((d) => d.severity === 'error');
+    throw new ValidationError(undefined, {
+      ...(first ? { code: first.code } : {}),
+      diagnostics: result.diagnostics,
+    });
+  }
+  return result.diagnostics;
+}
