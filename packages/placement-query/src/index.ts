@@ -12,6 +12,8 @@ export type {
 export { renderCandidates, renderProvider, renderProviderList } from './engine/render.js';
 export type { PlacementErrorCode, QueryErrorInit } from './errors.js';
 export { PLACEMENT_ERROR_CODES, queryError } from './errors.js';
+export type { PlacementHandler, PlacementServiceOptions } from './http/service.js';
+export { createPlacementHandler } from './http/service.js';
 export type { PlacementVersionResult } from './microversion.js';
 export {
   MAX_MICROVERSION,
@@ -38,6 +40,8 @@ export {
   safeLoadInventory,
   uuidFromName,
 } from './model/inventory-file.js';
+export type { PlacementSend, PlanStep } from './model/plan.js';
+export { applyPlan, inventoryPlan, PlanStepError, wipePlacement } from './model/plan.js';
 export type { Consumer, Inventory, Provider, ProviderStoreOptions } from './model/store.js';
 export {
   canAllocate,

@@ -84,7 +84,7 @@ export function toMicroversion(version: Microversion | string): Microversion {
   if (typeof version !== 'string') return version;
   if (version === 'latest') return { major: 1, minor: MAX_MINOR };
   const v = parseMicroversion(version);
-  if (!v || v.major !== 1 || v.minor > MAX_MINOR) {
+  if (v?.major !== 1 || v.minor > MAX_MINOR) {
     throw new TypeError(`Not a Placement microversion (1.0 to ${MAX_MICROVERSION}): ${version}`);
   }
   return v;

@@ -289,7 +289,7 @@ function multiProvider(
       let kept = arr;
       if (ctx.anchorRoots && !ctx.anchorRoots.has(anchor)) kept = [];
       if (positive && !inAggs.has(anchor)) kept = kept.filter((p) => inAggs.has(p));
-      if (bad && bad.has(anchor)) kept = [];
+      if (bad?.has(anchor)) kept = [];
       if (bad) kept = kept.filter((p) => !bad.has(p));
       if (kept.length) pairs.set(anchor, kept);
       else pairs.delete(anchor);
@@ -401,7 +401,7 @@ function singleProvider(
     if (!filtered.size) return [];
   }
   // A resourceless group with no positive filter matches nothing: a Placement quirk kept on purpose.
-  if (!filtered || !filtered.size) return [];
+  if (!filtered?.size) return [];
 
   const out: GroupRequest[] = [];
   const parts = (p: Provider): [Provider, string, number][] =>

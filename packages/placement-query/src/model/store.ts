@@ -275,6 +275,41 @@ export class ProviderStore {
     return true;
   }
 
+  /** Renames a custom resource class everywhere it is used (400 standard, 409 taken). */
+  renameResourceClass(from: string, to: string): void {
+    if (!this.#classes.has(from))
+      throw notFound(`No such resource class ${from}.`, 'placement-query/resource-class-not-found');
+    if ((STANDARD_RESOURCE_CLASSES as readonly string[]).includes(from)) {
+      throw badRequest(
+        `Cannot update standard resource class ${from}`,
+        'placement-query/standard-resource-class',
+      );
+    }
+    if (from === to) return;
+    if (this.#classes.has(to)) {
+      throw conflict(
+        `Resource class already exists: ${to}`,
+        PLACEMENT_ERROR_CODES.default,
+        'placement-query/duplicate-resource-class',
+      );
+    }
+    const rename = <V>(m: Map<string, V>) => {
+      if (!m.has(from)) return;
+      const v = m.get(from) as V;
+      m.delete(from);
+      m.set(to, v);
+    };
+    this.#classes.set(to, this.#classes.get(from) as Date);
+    this.#classes.delete(from);
+    rename(this.#classIndex);
+    for (const p of this.#byUuid.values()) {
+      rename(p.inventories);
+      rename(p.usages);
+    }
+    for (const c of this.#consumers.values()) for (const inner of c.allocations.values()) rename(inner);
+    this.#revision += 1;
+  }
+
   /** Deletes a custom resource class (404 unknown, 400 standard, 409 in use). */
   deleteResourceClass(name: string): void {
     if (!this.#classes.has(name)) {

@@ -1,0 +1,245 @@
+import { describe, expect, it } from 'vitest';
+import { createPlacementHandler } from './service.js';
+
+const RP = '11111111-1111-4111-8111-111111111111';
+const CHILD = '22222222-2222-4222-8222-222222222222';
+const AGG = '33333333-3333-4333-8333-333333333333';
+const CONSUMER = '44444444-4444-4444-8444-444444444444';
+
+function client(handler = createPlacementHandler({ requestId: () => 'req-test' })) {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    version = '1.39',
+    headers: Record<string, string> = {},
+  ) => {
+    const r = await handler(
+      new Request(`http://placement.test${path}`, {
+        method,
+        headers: {
+          'openstack-api-version': `placement ${version}`,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+      }),
+    );
+    const text = await r.text();
+    return { status: r.status, headers: r.headers, body: text ? JSON.parse(text) : undefined };
+  };
+  return { handler, call };
+}
+
+const detail = (body: { errors: { detail: string }[] }) => body.errors[0]?.detail;
+
+describe('createPlacementHandler', () => {
+  it('serves the version document and microversion headers', async () => {
+    const { call } = client();
+    const r = await call('GET', '/', undefined, '1.0');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({
+      versions: [
+        {
+          id: 'v1.0',
+          max_version: '1.39',
+          min_version: '1.0',
+          status: 'CURRENT',
+          links: [{ rel: 'self', href: '' }],
+        },
+      ],
+    });
+    expect(r.headers.get('openstack-api-version')).toBe('placement 1.0');
+    expect(r.headers.get('vary')).toBe('openstack-api-version');
+    expect(r.headers.get('x-openstack-request-id')).toBe('req-test');
+  });
+
+  it("answers 406 above 1.39 and 400 for an unreadable version, with Placement's bodies", async () => {
+    const { call } = client();
+    const high = await call('GET', '/', undefined, '1.40');
+    expect(high.status).toBe(406);
+    expect(high.body.errors[0]).toMatchObject({
+      max_version: '1.39',
+      min_version: '1.0',
+      request_id: 'req-test',
+    });
+    expect(detail(high.body)).toMatch(/Unacceptable version header: 1\.40$/);
+    const junk = await call('GET', '/', undefined, '1.x');
+    expect(junk.status).toBe(400);
+    expect(junk.body.errors[0].code).toBeUndefined();
+  });
+
+  it('answers 404 for unknown routes and routes below their version, 405 with Allow', async () => {
+    const { call } = client();
+    const none = await call('GET', '/nope');
+    expect(none.status).toBe(404);
+    expect(detail(none.body)).toBe('The resource could not be found.\n\n   ');
+    expect(none.headers.get('vary')).toBeNull();
+    expect((await call('GET', '/allocation_candidates?resources=VCPU:1', undefined, '1.9')).status).toBe(404);
+    const patch = await call('PATCH', '/allocation_candidates');
+    expect(patch.status).toBe(405);
+    expect(patch.headers.get('allow')).toBe('GET');
+    expect(detail(patch.body)).toBe(
+      'The method PATCH is not allowed for this resource. \n\n The method specified is not allowed for this resource.',
+    );
+    expect((await call('DELETE', `/resource_providers/${RP}/inventories`, undefined, '1.4')).status).toBe(
+      405,
+    );
+  });
+
+  it('creates, reads, updates and deletes providers with generations', async () => {
+    const { call } = client();
+    const created = await call('POST', '/resource_providers', { name: 'cn1', uuid: RP });
+    expect(created.status).toBe(200);
+    expect(created.headers.get('location')).toBe(`http://placement.test/resource_providers/${RP}`);
+    expect(created.body).toMatchObject({
+      uuid: RP,
+      generation: 0,
+      parent_provider_uuid: null,
+      root_provider_uuid: RP,
+    });
+    expect((await call('POST', '/resource_providers', { name: 'old' }, '1.19')).status).toBe(201);
+    const dup = await call('POST', '/resource_providers', { name: 'cn1' });
+    expect(dup.status).toBe(409);
+    expect(dup.body.errors[0].code).toBe('placement.duplicate_name');
+    const child = await call('POST', '/resource_providers', {
+      name: 'numa',
+      uuid: CHILD,
+      parent_provider_uuid: RP,
+    });
+    expect(child.body.root_provider_uuid).toBe(RP);
+    const inv = await call('PUT', `/resource_providers/${CHILD}/inventories`, {
+      resource_provider_generation: 0,
+      inventories: { VCPU: { total: 8, allocation_ratio: 2.0 } },
+    });
+    expect(inv.body).toEqual({
+      resource_provider_generation: 1,
+      inventories: {
+        VCPU: { total: 8, reserved: 0, min_unit: 1, max_unit: 2147483647, step_size: 1, allocation_ratio: 2 },
+      },
+    });
+    const stale = await call('PUT', `/resource_providers/${CHILD}/inventories`, {
+      resource_provider_generation: 0,
+      inventories: {},
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.errors[0].code).toBe('placement.concurrent_update');
+    const renamed = await call('PUT', `/resource_providers/${RP}`, { name: 'cn1-renamed' });
+    expect(renamed.body.name).toBe('cn1-renamed');
+    const parentDelete = await call('DELETE', `/resource_providers/${RP}`);
+    expect(parentDelete.status).toBe(409);
+    expect(parentDelete.body.errors[0].code).toBe('placement.resource_provider.cannot_delete_parent');
+    expect((await call('DELETE', `/resource_providers/${CHILD}`)).status).toBe(204);
+    expect((await call('GET', `/resource_providers/${CHILD}`)).status).toBe(404);
+  });
+
+  it("validates bodies with jsonschema's wording and requires JSON", async () => {
+    const { call, handler } = client();
+    const extra = await call('POST', '/resource_providers', { name: 5, x: 1 });
+    expect(detail(extra.body)).toMatch(
+      /JSON does not validate: Additional properties are not allowed \('x' was unexpected\)/,
+    );
+    const type = await call('POST', '/resource_providers', { name: 5 });
+    expect(detail(type.body)).toMatch(/JSON does not validate: 5 is not of type 'string'/);
+    const malformed = await call('POST', '/resource_providers', '{"name": ');
+    expect(detail(malformed.body)).toMatch(/Malformed JSON: /);
+    const r = await handler(
+      new Request('http://placement.test/resource_providers', {
+        method: 'POST',
+        body: '{"name": "a"}',
+        headers: { 'content-type': 'text/plain' },
+      }),
+    );
+    expect(r.status).toBe(415);
+  });
+
+  it('manages traits, aggregates, allocations and usages', async () => {
+    const { call } = client();
+    await call('POST', '/resource_providers', { name: 'cn1', uuid: RP });
+    expect((await call('PUT', '/traits/CUSTOM_GOLD')).status).toBe(201);
+    expect((await call('PUT', '/traits/CUSTOM_GOLD')).status).toBe(204);
+    expect((await call('PUT', '/traits/gold')).status).toBe(400);
+    const traits = await call('PUT', `/resource_providers/${RP}/traits`, {
+      traits: ['CUSTOM_GOLD', 'HW_CPU_X86_AVX'],
+      resource_provider_generation: 0,
+    });
+    expect(traits.body.resource_provider_generation).toBe(1);
+    const unknown = await call('PUT', `/resource_providers/${RP}/traits`, {
+      traits: ['CUSTOM_NO'],
+      resource_provider_generation: 1,
+    });
+    expect(detail(unknown.body)).toMatch(/No such trait CUSTOM_NO {2}$/);
+    expect((await call('GET', '/traits?name=startswith:CUSTOM_&associated=true')).body).toEqual({
+      traits: ['CUSTOM_GOLD'],
+    });
+    expect((await call('DELETE', '/traits/CUSTOM_GOLD')).status).toBe(409);
+    const aggs = await call('PUT', `/resource_providers/${RP}/aggregates`, {
+      aggregates: [AGG],
+      resource_provider_generation: 1,
+    });
+    expect(aggs.body).toEqual({ aggregates: [AGG], resource_provider_generation: 2 });
+    const oldAggs = await call('PUT', `/resource_providers/${RP}/aggregates`, [AGG], '1.1');
+    expect(oldAggs.body).toEqual({ aggregates: [AGG] });
+    await call('PUT', `/resource_providers/${RP}/inventories`, {
+      resource_provider_generation: 2,
+      inventories: { VCPU: { total: 4 } },
+    });
+    const alloc = await call('PUT', `/allocations/${CONSUMER}`, {
+      allocations: { [RP]: { resources: { VCPU: 3 } } },
+      project_id: 'p',
+      user_id: 'u',
+      consumer_generation: null,
+      consumer_type: 'INSTANCE',
+    });
+    expect(alloc.status).toBe(204);
+    const again = await call('PUT', `/allocations/${CONSUMER}`, {
+      allocations: { [RP]: { resources: { VCPU: 1 } } },
+      project_id: 'p',
+      user_id: 'u',
+      consumer_generation: null,
+      consumer_type: 'INSTANCE',
+    });
+    expect(again.status).toBe(409);
+    expect(detail(again.body)).toMatch(/consumer generation conflict - expected 1 but got None/);
+    expect((await call('GET', `/resource_providers/${RP}/usages`)).body).toEqual({
+      resource_provider_generation: 4,
+      usages: { VCPU: 3 },
+    });
+    expect((await call('GET', `/allocations/${CONSUMER}`)).body).toMatchObject({
+      allocations: { [RP]: { resources: { VCPU: 3 } } },
+      consumer_generation: 1,
+      consumer_type: 'INSTANCE',
+    });
+    expect((await call('GET', '/usages?project_id=p')).body).toEqual({ usages: { VCPU: 3 } });
+    const candidates = await call('GET', '/allocation_candidates?resources=VCPU:2');
+    expect(candidates.body.allocation_requests).toEqual([]);
+    expect((await call('DELETE', `/allocations/${CONSUMER}`)).status).toBe(204);
+    expect(
+      (await call('GET', '/allocation_candidates?resources=VCPU:2')).body.allocation_requests,
+    ).toHaveLength(1);
+  });
+
+  it("renders query errors with Placement's code from 1.23", async () => {
+    const { call } = client();
+    const r = await call(
+      'GET',
+      '/allocation_candidates?resources1=VCPU:1&same_subtree=1,2',
+      undefined,
+      '1.36',
+    );
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0].code).toBe('placement.query.bad_value');
+    const old = await call('GET', '/resource_providers?member_of=!x', undefined, '1.22');
+    expect(old.body.errors[0].code).toBeUndefined();
+  });
+
+  it('requires a token under noauth2 except at the root, and honours a prefix', async () => {
+    const { call } = client(createPlacementHandler({ auth: 'noauth2', prefix: '/placement' }));
+    expect((await call('GET', '/placement/resource_providers')).status).toBe(401);
+    expect((await call('GET', '/placement/')).status).toBe(200);
+    const ok = await call('GET', '/placement/resource_providers', undefined, '1.39', {
+      'x-auth-token': 'admin',
+    });
+    expect(ok.status).toBe(200);
+  });
+});

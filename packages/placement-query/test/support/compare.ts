@@ -1,0 +1,188 @@
+// Compares one answer of OpenStack's Placement with ours.
+import type { SendResult } from './oracle.js';
+
+export interface Verdict {
+  /** `same`, an intended difference id from conformance-differences.json, or `unexplained`. */
+  kind: string;
+  detail?: string;
+}
+
+interface ErrorBody {
+  errors?: { detail?: string; code?: string }[];
+}
+
+/** The message part of a Placement error detail (after webob's explanation, trailing spaces cut). */
+export function messageOf(body: unknown): { message: string; code: string | undefined } {
+  const e = (body as ErrorBody)?.errors?.[0];
+  const detail = e?.detail ?? '';
+  const i = detail.indexOf('\n\n ');
+  return { message: (i >= 0 ? detail.slice(i + 3) : detail).replace(/\s+$/, ''), code: e?.code };
+}
+
+type AllocReq = {
+  allocations: Record<string, { resources: Record<string, number> }>;
+  mappings?: Record<string, string[]>;
+};
+
+function sortedEntries<T>(o: Record<string, T>): [string, T][] {
+  return Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** A canonical text for an allocation request; `withAmounts: false` keeps only providers and classes. */
+export function requestKey(r: AllocReq, withAmounts = true): string {
+  const allocs = sortedEntries(r.allocations).map(([u, v]) => [
+    u,
+    sortedEntries(v.resources).map(([rc, n]) => (withAmounts ? `${rc}=${n}` : rc)),
+  ]);
+  const maps = r.mappings ? sortedEntries(r.mappings).map(([s, l]) => [s, [...l].sort()]) : [];
+  return JSON.stringify([allocs, maps]);
+}
+
+function multiset(keys: string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
+  return m;
+}
+
+function sameMultiset(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  const ma = multiset(a);
+  for (const [k, n] of multiset(b)) if (ma.get(k) !== n) return false;
+  return true;
+}
+
+function subset(small: string[], big: string[]): boolean {
+  const mb = new Set(big);
+  return small.every((k) => mb.has(k));
+}
+
+function normSummaries(s: Record<string, Record<string, unknown>>): string {
+  return JSON.stringify(
+    sortedEntries(s).map(([u, v]) => [
+      u,
+      { ...v, ...(Array.isArray(v.traits) ? { traits: [...(v.traits as string[])].sort() } : {}) },
+    ]),
+  );
+}
+
+export interface QueryFacts {
+  endpoint: 'resource_providers' | 'allocation_candidates';
+  query: string;
+  /** UUIDs of sharing providers in the inventory. */
+  sharing: Set<string>;
+  /** Our answer to the same query without `limit`, when the query has one. */
+  oursUnlimited?: SendResult;
+}
+
+function hasInflationRisk(query: string): boolean {
+  const params = new URLSearchParams(query);
+  if (params.get('group_policy') === 'none') return false;
+  const classesOf = (k: string) => (params.get(k) ?? '').split(',').map((p) => p.split(':')[0]);
+  const unsuffixed = new Set(classesOf('resources'));
+  for (const key of params.keys()) {
+    if (
+      key.startsWith('resources') &&
+      key !== 'resources' &&
+      classesOf(key).some((c) => c && unsuffixed.has(c))
+    )
+      return true;
+  }
+  return false;
+}
+
+export function compare(theirs: SendResult, ours: SendResult, facts: QueryFacts): Verdict {
+  if (theirs.status === 500 && ours.status === 400) return { kind: 'placement-500' };
+  if (theirs.status !== ours.status) {
+    return {
+      kind: 'unexplained',
+      detail: `status ${theirs.status} vs ours ${ours.status}: ${JSON.stringify(theirs.body).slice(0, 300)} | ${JSON.stringify(ours.body).slice(0, 300)}`,
+    };
+  }
+  if (theirs.status >= 400) {
+    const t = messageOf(theirs.body);
+    const o = messageOf(ours.body);
+    if (t.code !== o.code) return { kind: 'unexplained', detail: `code ${t.code} vs ours ${o.code}` };
+    if (t.message === o.message) return { kind: 'same' };
+    if (t.message.startsWith(`${o.message}  Failed validating`)) return { kind: 'same' };
+    return {
+      kind: 'unexplained',
+      detail: `message\n    theirs: ${t.message.slice(0, 300)}\n    ours:   ${o.message}`,
+    };
+  }
+  if (facts.endpoint === 'resource_providers') {
+    const norm = (b: unknown) =>
+      JSON.stringify(
+        [...((b as { resource_providers: { uuid: string }[] }).resource_providers ?? [])].sort((a, c) =>
+          a.uuid < c.uuid ? -1 : 1,
+        ),
+      );
+    return norm(theirs.body) === norm(ours.body)
+      ? { kind: 'same' }
+      : {
+          kind: 'unexplained',
+          detail: `providers differ:\n    theirs ${norm(theirs.body).slice(0, 400)}\n    ours   ${norm(ours.body).slice(0, 400)}`,
+        };
+  }
+  type Body = {
+    allocation_requests: AllocReq[];
+    provider_summaries: Record<string, Record<string, unknown>>;
+  };
+  const tb = theirs.body as Body;
+  const ob = ours.body as Body;
+  const tk = tb.allocation_requests.map((r) => requestKey(r));
+  const ok = ob.allocation_requests.map((r) => requestKey(r));
+  const limited = new URLSearchParams(facts.query).has('limit');
+  if (limited) {
+    const full =
+      (facts.oursUnlimited?.body as Body | undefined)?.allocation_requests.map((r) => requestKey(r)) ?? ok;
+    const fullShape =
+      (facts.oursUnlimited?.body as Body | undefined)?.allocation_requests.map((r) => requestKey(r, false)) ??
+      ok;
+    const limit = Number(new URLSearchParams(facts.query).get('limit'));
+    if (ok.length !== Math.min(limit, full.length))
+      return { kind: 'unexplained', detail: 'limit not applied' };
+    if (!subset(tk, full)) {
+      if (
+        hasInflationRisk(facts.query) &&
+        subset(
+          tb.allocation_requests.map((r) => requestKey(r, false)),
+          fullShape,
+        )
+      ) {
+        return { kind: 'amount-inflation' };
+      }
+      return { kind: 'unexplained', detail: 'limited answer not within our full answer' };
+    }
+    if (tk.length !== ok.length)
+      return tk.length < ok.length
+        ? { kind: 'sharing-anchor-dedupe' }
+        : { kind: 'unexplained', detail: 'fewer candidates under limit' };
+    return { kind: 'limit-order' };
+  }
+  if (sameMultiset(tk, ok)) {
+    return normSummaries(tb.provider_summaries) === normSummaries(ob.provider_summaries)
+      ? { kind: 'same' }
+      : {
+          kind: 'unexplained',
+          detail: `summaries differ:\n    theirs ${normSummaries(tb.provider_summaries).slice(0, 600)}\n    ours   ${normSummaries(ob.provider_summaries).slice(0, 600)}`,
+        };
+  }
+  // Shapes (providers and classes) equal, amounts not: Placement's shared-record defect.
+  const ts = tb.allocation_requests.map((r) => requestKey(r, false));
+  const os = ob.allocation_requests.map((r) => requestKey(r, false));
+  if (hasInflationRisk(facts.query) && (sameMultiset(ts, os) || subset(ts, os)))
+    return { kind: 'amount-inflation' };
+  if (subset(tk, ok)) {
+    const theirsSet = new Set(tk);
+    const extra = ob.allocation_requests.filter((r) => !theirsSet.has(requestKey(r)));
+    const onlySharing = extra.every(
+      (r) =>
+        (r.mappings?.[''] ?? []).every((u) => facts.sharing.has(u)) && (r.mappings?.[''] ?? []).length > 0,
+    );
+    if (onlySharing) return { kind: 'sharing-anchor-dedupe' };
+  }
+  return {
+    kind: 'unexplained',
+    detail: `candidates differ (${tk.length} vs ours ${ok.length}):\n    theirs ${JSON.stringify([...tk].sort()).slice(0, 700)}\n    ours   ${JSON.stringify([...ok].sort()).slice(0, 700)}`,
+  };
+}

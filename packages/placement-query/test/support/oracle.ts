@@ -1,0 +1,96 @@
+// Starts OpenStack's Placement 8.0 in a Python child (SQLite, noauth2) on a
+// free loopback port, and gives both it and our handler the same `send`.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { PlacementHandler } from '../../src/http/service.js';
+import type { PlacementSend } from '../../src/model/plan.js';
+
+export interface RunningOracle {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startOracle(timeoutMs = 120_000): Promise<RunningOracle> {
+  const script = fileURLToPath(new URL('./run-placement.py', import.meta.url));
+  const child: ChildProcessWithoutNullStreams = spawn('/usr/bin/python3', [script, '0'], { stdio: 'pipe' });
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr += String(d);
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(
+      () => reject(new Error(`Placement did not start: ${stderr.slice(-2000)}`)),
+      timeoutMs,
+    );
+    child.stdout.on('data', (d) => {
+      out += String(d);
+      const m = /LISTENING (\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Placement exited with ${code}: ${stderr.slice(-2000)}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin.end();
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}
+
+export interface SendResult {
+  status: number;
+  body: unknown;
+}
+
+function parse(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A `send` to a URL at a microversion. */
+export function httpSend(base: string, version = '1.39'): PlacementSend {
+  return async (method, path, body) => {
+    const r = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        'x-auth-token': 'admin',
+        'openstack-api-version': `placement ${version}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: r.status, body: parse(await r.text()) };
+  };
+}
+
+/** A `send` straight into our fetch handler (no socket). */
+export function handlerSend(handler: PlacementHandler, version = '1.39'): PlacementSend {
+  return async (method, path, body) => {
+    const r = await handler(
+      new Request(`http://placement.test${path}`, {
+        method,
+        headers: {
+          'x-auth-token': 'admin',
+          'openstack-api-version': `placement ${version}`,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      }),
+    );
+    return { status: r.status, body: parse(await r.text()) };
+  };
+}
