@@ -12,6 +12,8 @@ export type {
 export { renderCandidates, renderProvider, renderProviderList } from './engine/render.js';
 export type { PlacementErrorCode, QueryErrorInit } from './errors.js';
 export { PLACEMENT_ERROR_CODES, queryError } from './errors.js';
+export type { AggregateInfo, FlavorInput, FlavorRequestOptions, FlavorRequestResult } from './flavor.js';
+export { FlavorSchema, flavorToRequest } from './flavor.js';
 export type { PlacementHandler, PlacementServiceOptions } from './http/service.js';
 export { createPlacementHandler } from './http/service.js';
 export type { PlacementVersionResult } from './microversion.js';
