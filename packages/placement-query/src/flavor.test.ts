@@ -1,6 +1,6 @@
 import { isStackspecError } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
-import { flavorToRequest } from './flavor.js';
+import { type AggregateInfo, flavorToRequest } from './flavor.js';
 import { parseAllocationCandidatesQuery } from './parse.js';
 import { serializePlacementQuery } from './serialize.js';
 
@@ -8,7 +8,7 @@ const FREE_POOL = '0000000f-0000-4000-8000-000000000001';
 const RESV_1 = '0000000f-0000-4000-8000-000000000002';
 const RESV_2 = '0000000f-0000-4000-8000-000000000003';
 const GPU = '0000000f-0000-4000-8000-000000000004';
-const aggregates = [
+const aggregates: AggregateInfo[] = [
   { uuid: FREE_POOL, metadata: { reservation: 'freepool' } },
   { uuid: RESV_1, metadata: { reservation: 'r-1' } },
   { uuid: RESV_2, metadata: { reservation: 'r-2', other: 'x' } },
