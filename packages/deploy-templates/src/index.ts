@@ -2,6 +2,10 @@ export type { PgliteStoreOptions } from './adapters/pglite.js';
 export { createPgliteStore } from './adapters/pglite.js';
 export type { DeployTemplatesApi, DeployTemplatesApiOptions, RequestContextHook } from './api.js';
 export { createDeployTemplatesApi, ironicFaultBody, ironicWebobBody } from './api.js';
+export type { BaremetalCliOptions } from './cli.js';
+export { CLIENT_FIELDS, parseKeyValue, readJsonArgument, runBaremetalCli } from './cli.js';
+export type { DeployTemplateClient, HttpClientOptions } from './client.js';
+export { createHttpClient, createLocalClient } from './client.js';
 export type { CheckedTemplate, PatchOperation } from './ironic-rules.js';
 export {
   checkPatchDocument,
@@ -59,6 +63,8 @@ export {
   templateDiagnostic,
   validateDeployTemplate,
 } from './schema.js';
+export type { DeployTemplatesServer, ServeOptions } from './serve.js';
+export { serveDeployTemplates } from './serve.js';
 export type {
   CallContext,
   DeployTemplateService,

@@ -1,0 +1,575 @@
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describeError, isStackspecError, safeParseDocument, ValidationError } from '@stackspec/core';
+import {
+  addOutputOptions,
+  type CliIO,
+  createProgram,
+  EXIT,
+  formatDiagnostics,
+  formatList,
+  formatObject,
+  type OutputOptionValues,
+  runCli,
+  stderrColors,
+  UsageError,
+} from '@stackspec/core/cli';
+import { type Command, Option } from 'commander';
+import { createPgliteStore } from './adapters/pglite.js';
+import { createHttpClient, createLocalClient, type DeployTemplateClient } from './client.js';
+import { type DriverStep, explainDeploySteps, type PlanTemplate, type RequestedStep } from './plan.js';
+import { type IronicProfile, ironicProfile } from './profile.js';
+import { serveDeployTemplates } from './serve.js';
+import { createDeployTemplateService } from './service.js';
+import type { DeployTemplateStore } from './store/types.js';
+
+/** Fields a user may ask `show`/`list --fields` for (as the OpenStack client offers them). */
+export const CLIENT_FIELDS = ['uuid', 'name', 'steps', 'extra', 'created_at', 'updated_at'] as const;
+
+/** Options of {@link runBaremetalCli} beyond the command line. */
+export interface BaremetalCliOptions {
+  /** Stops `serve` (it otherwise runs until SIGINT/SIGTERM). */
+  signal?: AbortSignal;
+  /** Called once `serve` listens, with its URL. */
+  onListening?: (url: string) => void;
+}
+
+interface GlobalOptions {
+  osEndpoint?: string;
+  osAuthType?: string;
+  osBaremetalApiVersion?: string;
+  osToken?: string;
+  databaseUrl?: string;
+  dataDir?: string;
+  profile: 'latest' | '21.4';
+}
+
+async function readStdin(io: CliIO): Promise<string> {
+  if (!io.stdin) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of io.stdin)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The value of `--steps` (or any JSON argument) the way the OpenStack client
+ * reads it: `-` is standard input, an existing file is parsed as YAML (so
+ * JSON works too), anything else as a JSON string. Parse errors in files are
+ * reported with file, line and column.
+ */
+export async function readJsonArgument(value: string, io: CliIO): Promise<unknown> {
+  let text = value;
+  let file: string | undefined;
+  if (value === '-') {
+    text = (await readStdin(io)).trim();
+    if (!text) return null;
+  } else if (isFile(resolve(io.cwd, value))) {
+    file = value;
+    text = readFileSync(resolve(io.cwd, value), 'utf8');
+  }
+  if (file !== undefined || value === '-') {
+    const r = safeParseDocument(text, { ...(file ? { filename: file } : {}), format: 'yaml' });
+    if (!r.ok)
+      throw new ValidationError(undefined, {
+        code: 'deploy-templates/bad-argument',
+        diagnostics: r.diagnostics,
+      });
+    return r.document.value;
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(
+      `Value '${value}' is not a file and cannot be parsed as JSON: '${describeError(e)}'`,
+      {
+        code: 'deploy-templates/bad-argument',
+      },
+    );
+  }
+}
+
+/** `key=value` pairs of `--extra`: the value is JSON when it parses, a string otherwise. */
+export function parseKeyValue(pairs: readonly string[]): [string, unknown][] {
+  return pairs.map((pair) => {
+    const at = pair.indexOf('=');
+    if (at < 0) throw new UsageError(`Attributes must be a list of PATH=VALUE not "${pair}"`);
+    const raw = pair.slice(at + 1);
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = raw;
+    }
+    return [pair.slice(0, at), value];
+  });
+}
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+function objectView(t: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(t).sort()) if (key !== 'links') out[key] = t[key];
+  return out;
+}
+
+async function openClient(g: GlobalOptions, io: CliIO): Promise<DeployTemplateClient> {
+  const endpoint = g.osEndpoint ?? io.env.OS_ENDPOINT;
+  const auth = g.osAuthType ?? io.env.OS_AUTH_TYPE;
+  if (endpoint) {
+    if (auth && auth !== 'none' && !(g.osToken ?? io.env.OS_TOKEN)) {
+      throw new UsageError(
+        `Only --os-auth-type none (or a token with --os-token) is supported, not ${auth}.`,
+      );
+    }
+    const token = g.osToken ?? io.env.OS_TOKEN;
+    const version = g.osBaremetalApiVersion ?? io.env.OS_BAREMETAL_API_VERSION;
+    return createHttpClient({
+      endpoint,
+      ...(version ? { version } : {}),
+      ...(token ? { headers: { 'X-Auth-Token': token } } : {}),
+    });
+  }
+  const store = await openStore(g, io);
+  return createLocalClient(createDeployTemplateService(store, { profile: ironicProfile(g.profile) }));
+}
+
+async function openStore(g: GlobalOptions, io: CliIO): Promise<DeployTemplateStore> {
+  const url = g.databaseUrl ?? io.env.STACKSPEC_DATABASE_URL;
+  const dir = g.dataDir ?? io.env.STACKSPEC_DATA_DIR;
+  if (url) {
+    const { createPostgresStore } = await import('./adapters/postgres.js');
+    return createPostgresStore({ connectionString: url });
+  }
+  if (dir) return createPgliteStore({ dataDir: resolve(io.cwd, dir) });
+  throw new UsageError(
+    'Say where the templates are: --os-endpoint URL (a server), --data-dir DIR (embedded) or --database-url postgres://…',
+  );
+}
+
+function print(io: CliIO, text: string): void {
+  if (text) io.stdout.write(`${text}\n`);
+}
+
+async function withClient<T>(
+  g: GlobalOptions,
+  io: CliIO,
+  fn: (c: DeployTemplateClient) => Promise<T>,
+): Promise<T> {
+  const client = await openClient(g, io);
+  try {
+    return await fn(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** The server's message as the OpenStack client prints it: `<message> (HTTP <code>)`. */
+function serverMessage(e: unknown): string {
+  if (!isStackspecError(e)) return describeError(e);
+  return /\(HTTP \d+\)$/.test(e.message) ? e.message : `${e.message} (HTTP ${e.status})`;
+}
+
+function defineTemplateCommands(template: Command, io: CliIO, globals: () => GlobalOptions): void {
+  const out = (cmd: Command) => cmd.opts() as OutputOptionValues & Record<string, unknown>;
+
+  addOutputOptions(
+    template
+      .command('list')
+      .description('List deploy templates')
+      .option('--limit <n>', 'largest number of templates to return; 0 fetches every page')
+      .option('--marker <uuid>', 'start after this template')
+      .option('--sort <key[:dir]>', 'sort (client side) by key[:asc|desc], comma separated')
+      .addOption(new Option('--long', 'show every field').conflicts('fields'))
+      .addOption(
+        new Option('--fields <field...>', 'fields to show (repeatable)')
+          .choices([...CLIENT_FIELDS])
+          .conflicts('long'),
+      ),
+    'list',
+  ).action(async (_o, cmd: Command) => {
+    const o = out(cmd);
+    const query: Record<string, string> = {};
+    let all = false;
+    if (o.limit !== undefined) {
+      const limit = Number(o.limit);
+      if (!Number.isInteger(limit) || limit < 0)
+        throw new UsageError(`Expected non-negative --limit, got ${String(o.limit)}`);
+      if (limit === 0) all = true;
+      else query.limit = String(limit);
+    }
+    if (o.marker) query.marker = String(o.marker);
+    const fields = o.fields as string[] | undefined;
+    let columns = ['uuid', 'name'];
+    if (o.long) {
+      query.detail = 'True';
+      columns = ['uuid', 'name', 'steps', 'extra', 'created_at', 'updated_at'];
+    } else if (fields?.length) {
+      columns = [...new Set(fields)];
+      query.fields = columns.join(',');
+      query.detail = 'False';
+    }
+    const rows = await withClient(globals(), io, async (c) => {
+      let page = await c.list(query);
+      const items = [...page.deploy_templates];
+      while (all && page.next) {
+        page = await c.next(page.next);
+        items.push(...page.deploy_templates);
+      }
+      return items;
+    });
+    if (o.sort) {
+      const keys = String(o.sort)
+        .split(',')
+        .map((s) => s.split(':') as [string, string | undefined]);
+      for (const [key, dir] of keys) {
+        if (!columns.includes(key))
+          throw new UsageError(`Sort key "${key}" not one of ${columns.join(', ')}`);
+        if (dir !== undefined && dir !== 'asc' && dir !== 'desc') {
+          throw new UsageError(`Sort direction "${dir}" is not asc or desc`);
+        }
+      }
+      rows.sort((a, b) => {
+        for (const [key, dir] of keys) {
+          const x = JSON.stringify(a[key] ?? null);
+          const y = JSON.stringify(b[key] ?? null);
+          if (x !== y) return (x < y ? -1 : 1) * (dir === 'desc' ? -1 : 1);
+        }
+        return 0;
+      });
+    }
+    print(
+      io,
+      formatList(rows, columns, {
+        format: o.format,
+        ...(o.column ? { columns: o.column } : {}),
+        noindent: o.noindent === true,
+        cellStyle: 'python',
+      }),
+    );
+  });
+
+  addOutputOptions(
+    template
+      .command('show')
+      .description('Show a deploy template')
+      .argument('<template>', 'name or UUID')
+      .addOption(
+        new Option('--fields <field...>', 'fields to show (repeatable)').choices([...CLIENT_FIELDS]),
+      ),
+    'object',
+  ).action(async (ident: string, _o, cmd: Command) => {
+    const o = out(cmd);
+    const t = await withClient(globals(), io, (c) => c.show(ident, o.fields as string[] | undefined));
+    print(
+      io,
+      formatObject(objectView(t), {
+        format: o.format,
+        ...(o.column ? { columns: o.column } : {}),
+        noindent: o.noindent === true,
+        cellStyle: 'python',
+      }),
+    );
+  });
+
+  addOutputOptions(
+    template
+      .command('create')
+      .description('Create a deploy template')
+      .argument('<name>', 'a trait: a standard os-traits name or CUSTOM_…')
+      .requiredOption(
+        '--steps <steps>',
+        'deploy steps: a JSON string, a YAML/JSON file, or - for standard input',
+      )
+      .option('--uuid <uuid>', 'UUID of the new template')
+      .option('--extra <key=value>', 'extra metadata (repeatable)', collect),
+    'object',
+  ).action(async (name: string, _o, cmd: Command) => {
+    const o = out(cmd);
+    const body: Record<string, unknown> = { name, steps: await readJsonArgument(String(o.steps), io) };
+    if (o.uuid) body.uuid = o.uuid;
+    if (o.extra) body.extra = Object.fromEntries(parseKeyValue(o.extra as string[]));
+    const t = await withClient(globals(), io, (c) => c.create(body));
+    print(
+      io,
+      formatObject(objectView(t), {
+        format: o.format,
+        ...(o.column ? { columns: o.column } : {}),
+        noindent: o.noindent === true,
+        cellStyle: 'python',
+      }),
+    );
+  });
+
+  template
+    .command('set')
+    .description('Set properties of a deploy template')
+    .argument('<template>', 'name or UUID')
+    .option('--name <name>', 'new name (a trait)')
+    .option('--steps <steps>', 'replace the steps: a JSON string, a YAML/JSON file, or -')
+    .option('--extra <key=value>', 'extra metadata to set (repeatable)', collect)
+    .action(async (ident: string, o: { name?: string; steps?: string; extra?: string[] }) => {
+      const ops: Record<string, unknown>[] = [];
+      if (o.name !== undefined) ops.push({ op: 'add', path: '/name', value: o.name });
+      if (o.steps !== undefined)
+        ops.push({ op: 'add', path: '/steps', value: await readJsonArgument(o.steps, io) });
+      for (const [key, value] of parseKeyValue(o.extra ?? []))
+        ops.push({ op: 'add', path: `/extra/${key}`, value });
+      if (!ops.length) {
+        print(io, 'Please specify what to set.');
+        return;
+      }
+      await withClient(globals(), io, (c) => c.patch(ident, ops));
+    });
+
+  template
+    .command('unset')
+    .description('Unset properties of a deploy template')
+    .argument('<template>', 'name or UUID')
+    .option('--extra <key>', 'extra metadata to remove (repeatable)', collect)
+    .action(async (ident: string, o: { extra?: string[] }) => {
+      const ops = (o.extra ?? []).map((key) => ({ op: 'remove', path: `/extra/${key}` }));
+      if (!ops.length) {
+        print(io, 'Please specify what to unset.');
+        return;
+      }
+      await withClient(globals(), io, (c) => c.patch(ident, ops));
+    });
+
+  template
+    .command('delete')
+    .description('Delete deploy templates')
+    .argument('<templates...>', 'names or UUIDs')
+    .action(async (idents: string[]) => {
+      const failures: string[] = [];
+      await withClient(globals(), io, async (c) => {
+        for (const ident of idents) {
+          try {
+            await c.delete(ident);
+            print(io, `Deleted deploy template ${ident}`);
+          } catch (e) {
+            failures.push(`Failed to delete deploy template ${ident}: ${serverMessage(e)}`);
+          }
+        }
+      });
+      if (failures.length) {
+        io.stderr.write(`${failures.join('\n')}\n`);
+        throw new ExitSignal(EXIT.findings);
+      }
+    });
+
+  addOutputOptions(
+    template
+      .command('plan')
+      .description('Show the deploy steps a node would run, from its driver steps and the instance traits')
+      .requiredOption(
+        '--driver-steps <steps>',
+        "the driver's deploy steps: JSON string, YAML/JSON file, or -",
+      )
+      .requiredOption('--instance-traits <traits>', 'comma-separated traits requested for the instance')
+      .option(
+        '--node-traits <traits>',
+        'comma-separated traits of the node (checked to include the instance traits)',
+      )
+      .option('--user-steps <steps>', 'deploy steps passed with the provision request')
+      .option('--skip-missing', 'drop steps the driver does not report instead of failing'),
+    'list',
+  ).action(async (_o, cmd: Command) => {
+    const o = out(cmd);
+    const split = (s: unknown) =>
+      String(s ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
+    const driverSteps = (await readJsonArgument(String(o.driverSteps), io)) as DriverStep[];
+    const userSteps = o.userSteps
+      ? ((await readJsonArgument(String(o.userSteps), io)) as RequestedStep[])
+      : undefined;
+    if (!Array.isArray(driverSteps)) throw new UsageError('--driver-steps must be a list of steps.');
+    const templates = await withClient(globals(), io, async (c) => {
+      let page = await c.list({ detail: 'True' });
+      const items = [...page.deploy_templates];
+      while (page.next) {
+        page = await c.next(page.next);
+        items.push(...page.deploy_templates);
+      }
+      return items as unknown as PlanTemplate[];
+    });
+    const profile: IronicProfile = ironicProfile(globals().profile);
+    let plan: ReturnType<typeof explainDeploySteps>;
+    try {
+      plan = explainDeploySteps({
+        driverSteps,
+        templates,
+        instanceTraits: split(o.instanceTraits),
+        ...(o.nodeTraits ? { nodeTraits: split(o.nodeTraits) } : {}),
+        ...(userSteps ? { userSteps } : {}),
+        skipMissing: o.skipMissing === true,
+        profile,
+      });
+    } catch (e) {
+      if (!isStackspecError(e)) throw e;
+      // Ironic's one-line reason, then each problem with the template and step it concerns.
+      io.stderr.write(`${e.message}\n\n${formatDiagnostics(e.diagnostics, { colors: stderrColors(io) })}\n`);
+      throw new ExitSignal(EXIT.findings);
+    }
+    const rows = plan.steps.map((s) => ({
+      ...s,
+      origin: s.origin.kind === 'template' ? `template ${s.origin.template}` : s.origin.kind,
+    }));
+    print(
+      io,
+      formatList(rows, ['priority', 'interface', 'step', 'args', 'origin'], {
+        format: o.format,
+        ...(o.column ? { columns: o.column } : {}),
+        noindent: o.noindent === true,
+        cellStyle: 'python',
+      }),
+    );
+  });
+}
+
+class ExitSignal extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
+
+/**
+ * The `stackspec-baremetal` command: `serve` runs the REST API;
+ * `deploy template list|show|create|set|unset|delete` mirror
+ * `openstack baremetal deploy template …` against a server
+ * (`--os-endpoint`) or an embedded store (`--data-dir`, `--database-url`);
+ * `deploy template plan` prints the steps a node would run. Returns the
+ * exit code: 0 success, 1 a failed operation, 2 a bad command line.
+ *
+ * @example
+ * await runBaremetalCli(['--data-dir', './db', 'deploy', 'template', 'list', '-f', 'json'], processIO());
+ */
+export async function runBaremetalCli(
+  argv: readonly string[],
+  io: CliIO,
+  options: BaremetalCliOptions = {},
+): Promise<number> {
+  const program = createProgram('stackspec-baremetal', io)
+    .description('Ironic deploy templates: an Ironic-compatible API server and the OpenStack client commands')
+    .option('--os-endpoint <url>', 'root URL of an Ironic-compatible server (env OS_ENDPOINT)')
+    .option('--os-auth-type <type>', 'only "none" is supported (env OS_AUTH_TYPE)')
+    .option('--os-token <token>', 'token sent as X-Auth-Token (env OS_TOKEN)')
+    .option(
+      '--os-baremetal-api-version <version>',
+      'API microversion to request (env OS_BAREMETAL_API_VERSION)',
+    )
+    .option(
+      '--database-url <url>',
+      'PostgreSQL URL for the embedded store or the server (env STACKSPEC_DATABASE_URL)',
+    )
+    .option('--data-dir <dir>', 'PGlite data directory (env STACKSPEC_DATA_DIR)')
+    .addOption(
+      new Option('--profile <release>', 'Ironic release to imitate')
+        .choices(['latest', '21.4'])
+        .default('latest'),
+    );
+  const globals = () => program.opts() as GlobalOptions;
+
+  program
+    .command('serve')
+    .description('Serve the deploy template API (PGlite in memory unless --data-dir or --database-url)')
+    .option('--port <n>', 'TCP port', '6385')
+    .option('--host <host>', 'interface to bind', '127.0.0.1')
+    .addOption(
+      new Option(
+        '--auth <mode>',
+        'none: every request is an admin; trusted-headers: roles from X-Roles and OpenStack-System-Scope',
+      )
+        .choices(['none', 'trusted-headers'])
+        .default('none'),
+    )
+    .option('--max-limit <n>', 'largest page size', '1000')
+    .option('--public-url <url>', 'root URL used in links')
+    .action(
+      async (o: {
+        port: string;
+        host: string;
+        auth: 'none' | 'trusted-headers';
+        maxLimit: string;
+        publicUrl?: string;
+      }) => {
+        const g = globals();
+        const port = Number(o.port);
+        const maxLimit = Number(o.maxLimit);
+        if (!Number.isInteger(port) || port < 0 || port > 65535)
+          throw new UsageError(`--port must be 0..65535, not ${o.port}`);
+        if (!Number.isInteger(maxLimit) || maxLimit < 1)
+          throw new UsageError(`--max-limit must be a positive integer, not ${o.maxLimit}`);
+        const url = g.databaseUrl ?? io.env.STACKSPEC_DATABASE_URL;
+        const dir = g.dataDir ?? io.env.STACKSPEC_DATA_DIR;
+        const store = url || dir ? await openStore(g, io) : createPgliteStore();
+        const server = await serveDeployTemplates({
+          store,
+          port,
+          host: o.host,
+          auth: o.auth,
+          maxLimit,
+          profile: ironicProfile(g.profile),
+          ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
+        });
+        const where = url ? 'PostgreSQL' : dir ? `PGlite in ${dir}` : 'PGlite in memory';
+        io.stderr.write(
+          `Serving Ironic deploy templates on ${server.url} (store: ${where}, auth: ${o.auth}, API 1.1-${ironicProfile(g.profile).maxVersion})\n`,
+        );
+        options.onListening?.(server.url);
+        await new Promise<void>((done) => {
+          const stop = () => done();
+          if (options.signal) {
+            if (options.signal.aborted) return done();
+            options.signal.addEventListener('abort', stop, { once: true });
+          } else {
+            process.once('SIGINT', stop);
+            process.once('SIGTERM', stop);
+          }
+        });
+        await server.close();
+      },
+    );
+
+  const template = program
+    .command('deploy')
+    .description('Deploy resources')
+    .command('template')
+    .description('Deploy templates');
+  defineTemplateCommands(template, io, globals);
+
+  return runCli(async () => {
+    try {
+      await program.parseAsync([...argv], { from: 'user' });
+      return EXIT.ok;
+    } catch (e) {
+      if (e instanceof ExitSignal) return e.code;
+      if (isStackspecError(e) && e.kind === 'http') {
+        io.stderr.write(`${serverMessage(e)}\n`);
+        return EXIT.findings;
+      }
+      if (isStackspecError(e) && e.kind !== 'usage' && e.diagnostics.some((d) => d.line !== undefined)) {
+        io.stderr.write(`${formatDiagnostics(e.diagnostics, { colors: stderrColors(io) })}\n`);
+        return EXIT.usage;
+      }
+      if (
+        isStackspecError(e) &&
+        (e.kind === 'validation' || e.kind === 'not-found' || e.kind === 'conflict')
+      ) {
+        io.stderr.write(`${serverMessage(e)}\n`);
+        return EXIT.findings;
+      }
+      throw e;
+    }
+  }, io);
+}

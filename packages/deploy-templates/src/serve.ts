@@ -1,0 +1,33 @@
+import { type RunningServer, startServer } from '@stackspec/core/node';
+import { createDeployTemplatesApi, type DeployTemplatesApiOptions } from './api.js';
+
+/** Options for {@link serveDeployTemplates}. */
+export interface ServeOptions extends DeployTemplatesApiOptions {
+  /** TCP port (default 6385, Ironic's; 0 picks a free one). */
+  port?: number;
+  /** Interface to bind (default 127.0.0.1). */
+  host?: string;
+}
+
+/** A running server; `close()` stops it and closes the store. */
+export interface DeployTemplatesServer extends RunningServer {}
+
+/**
+ * Serves the deploy template API over HTTP with Node's `http` module.
+ *
+ * @example
+ * const server = await serveDeployTemplates({ port: 0, store: createPgliteStore() });
+ * console.log(server.url); // http://127.0.0.1:40123
+ * await server.close();
+ */
+export async function serveDeployTemplates(options: ServeOptions = {}): Promise<DeployTemplatesServer> {
+  const api = createDeployTemplatesApi(options);
+  const server = await startServer(api, { port: options.port ?? 6385, host: options.host ?? '127.0.0.1' });
+  return {
+    ...server,
+    async close() {
+      await server.close();
+      await api.service.store.close();
+    },
+  };
+}

@@ -1,0 +1,352 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { PGlite } from '@electric-sql/pglite';
+import type { CliIO } from '@stackspec/core/cli';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createPgliteStore,
+  type DeployTemplatesServer,
+  runBaremetalCli,
+  serveDeployTemplates,
+} from '../src/index.js';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let dir: string;
+let db: PGlite;
+let server: DeployTemplatesServer;
+let n = 0;
+
+function io(stdin = ''): CliIO & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    stdout: { write: (s: string) => out.push(s) },
+    stderr: { write: (s: string) => err.push(s) },
+    env: {},
+    cwd: dir,
+    stdin: Readable.from([stdin]),
+  };
+}
+
+async function run(args: string[], stdin = ''): Promise<Run> {
+  const fake = io(stdin);
+  const code = await runBaremetalCli(['--os-endpoint', server.url, '--os-auth-type', 'none', ...args], fake);
+  return { code, stdout: fake.out.join(''), stderr: fake.err.join('') };
+}
+
+const steps = [
+  { interface: 'raid', step: 'create_configuration', args: { logical_disks: [] }, priority: 10 },
+];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'dt-cli-'));
+  db = await PGlite.create();
+});
+afterAll(async () => {
+  await server?.close();
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await server?.close();
+  n += 1;
+  server = await serveDeployTemplates({ port: 0, store: createPgliteStore({ db, schema: `cli_${n}` }) });
+});
+
+describe('stackspec-baremetal deploy template (against a server)', () => {
+  it('creates from a JSON string and prints the object with sorted fields', async () => {
+    const r = await run([
+      'deploy',
+      'template',
+      'create',
+      'CUSTOM_A',
+      '--steps',
+      JSON.stringify(steps),
+      '--extra',
+      'count=3',
+      '--extra',
+      'who=me',
+      '-f',
+      'json',
+    ]);
+    expect(r.code).toBe(0);
+    const shown = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(Object.keys(shown)).toEqual(['created_at', 'extra', 'name', 'steps', 'updated_at', 'uuid']);
+    expect(shown.extra).toEqual({ count: 3, who: 'me' });
+  });
+
+  it('reads --steps from a YAML file and from standard input', async () => {
+    writeFileSync(
+      join(dir, 'steps.yaml'),
+      '- interface: bios\n  step: apply_configuration\n  args: {settings: []}\n  priority: 150\n',
+    );
+    expect((await run(['deploy', 'template', 'create', 'CUSTOM_F', '--steps', 'steps.yaml'])).code).toBe(0);
+    expect(
+      (await run(['deploy', 'template', 'create', 'CUSTOM_S', '--steps', '-'], JSON.stringify(steps))).code,
+    ).toBe(0);
+    const r = await run(['deploy', 'template', 'show', 'CUSTOM_F', '-c', 'steps', '-f', 'value']);
+    expect(r.stdout.trim()).toBe(
+      "[{'interface': 'bios', 'step': 'apply_configuration', 'args': {'settings': []}, 'priority': 150}]",
+    );
+  });
+
+  it('points at the line of a broken steps file', async () => {
+    writeFileSync(join(dir, 'broken.yaml'), '- interface: bios\n  step: [unclosed\n');
+    const r = await run(['deploy', 'template', 'create', 'CUSTOM_B', '--steps', 'broken.yaml']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/broken\.yaml:\d+:\d+/);
+  });
+
+  it('rejects a --steps value that is neither a file nor JSON', async () => {
+    const r = await run(['deploy', 'template', 'create', 'CUSTOM_B', '--steps', '{not json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("Value '{not json' is not a file and cannot be parsed as JSON");
+  });
+
+  it('prints the server’s message and HTTP status on failure', async () => {
+    const r = await run(['deploy', 'template', 'create', 'bad-name', '--steps', JSON.stringify(steps)]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      "Schema error for template: 'bad-name' is not valid under any of the given schemas. Possible root cause: 'bad-name' does not match '^CUSTOM_[A-Z0-9_]+$' (HTTP 400)\n",
+    );
+  });
+
+  it('lists with default, long and chosen columns, pages and sorts client side', async () => {
+    for (const name of ['CUSTOM_C', 'CUSTOM_A', 'CUSTOM_B']) {
+      await run(['deploy', 'template', 'create', name, '--steps', JSON.stringify(steps)]);
+    }
+    const plain = await run(['deploy', 'template', 'list', '-f', 'json']);
+    expect((JSON.parse(plain.stdout) as Record<string, unknown>[]).map((r) => Object.keys(r))).toEqual([
+      ['uuid', 'name'],
+      ['uuid', 'name'],
+      ['uuid', 'name'],
+    ]);
+    const long = await run(['deploy', 'template', 'list', '--long', '-f', 'json']);
+    expect(Object.keys((JSON.parse(long.stdout) as Record<string, unknown>[])[0] ?? {})).toEqual([
+      'uuid',
+      'name',
+      'steps',
+      'extra',
+      'created_at',
+      'updated_at',
+    ]);
+    const sorted = await run([
+      'deploy',
+      'template',
+      'list',
+      '--sort',
+      'name:desc',
+      '-f',
+      'value',
+      '-c',
+      'name',
+    ]);
+    expect(sorted.stdout.trim().split('\n')).toEqual(['CUSTOM_C', 'CUSTOM_B', 'CUSTOM_A']);
+    const page = await run(['deploy', 'template', 'list', '--limit', '2', '-f', 'value', '-c', 'name']);
+    expect(page.stdout.trim().split('\n')).toEqual(['CUSTOM_C', 'CUSTOM_A']);
+    const fields = await run(['deploy', 'template', 'list', '--fields', 'name', 'extra', '-f', 'json']);
+    expect(JSON.parse(fields.stdout)[0]).toEqual({ name: 'CUSTOM_C', extra: {} });
+    expect((await run(['deploy', 'template', 'list', '--long', '--fields', 'name'])).code).toBe(2);
+    expect((await run(['deploy', 'template', 'list', '--limit', '-1'])).stderr).toContain(
+      'Expected non-negative --limit, got -1',
+    );
+  });
+
+  it('follows every page with --limit 0', async () => {
+    await server.close();
+    n += 1;
+    server = await serveDeployTemplates({
+      port: 0,
+      maxLimit: 2,
+      store: createPgliteStore({ db, schema: `cli_${n}` }),
+    });
+    for (const name of ['CUSTOM_1', 'CUSTOM_2', 'CUSTOM_3', 'CUSTOM_4', 'CUSTOM_5']) {
+      await run(['deploy', 'template', 'create', name, '--steps', JSON.stringify(steps)]);
+    }
+    expect(
+      (await run(['deploy', 'template', 'list', '-f', 'value', '-c', 'name'])).stdout.trim().split('\n'),
+    ).toHaveLength(2);
+    expect(
+      (await run(['deploy', 'template', 'list', '--limit', '0', '-f', 'value', '-c', 'name'])).stdout
+        .trim()
+        .split('\n'),
+    ).toHaveLength(5);
+  });
+
+  it('sets and unsets with one patch and says when there is nothing to do', async () => {
+    await run([
+      'deploy',
+      'template',
+      'create',
+      'CUSTOM_A',
+      '--steps',
+      JSON.stringify(steps),
+      '--extra',
+      'a=1',
+    ]);
+    const set = await run([
+      'deploy',
+      'template',
+      'set',
+      'CUSTOM_A',
+      '--name',
+      'CUSTOM_Z',
+      '--extra',
+      'b={"x": 1}',
+    ]);
+    expect(set).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect((await run(['deploy', 'template', 'unset', 'CUSTOM_Z', '--extra', 'a'])).code).toBe(0);
+    const shown = JSON.parse((await run(['deploy', 'template', 'show', 'CUSTOM_Z', '-f', 'json'])).stdout);
+    expect(shown.extra).toEqual({ b: { x: 1 } });
+    expect((await run(['deploy', 'template', 'set', 'CUSTOM_Z'])).stdout).toBe(
+      'Please specify what to set.\n',
+    );
+    expect((await run(['deploy', 'template', 'unset', 'CUSTOM_Z'])).stdout).toBe(
+      'Please specify what to unset.\n',
+    );
+    expect((await run(['deploy', 'template', 'set', 'CUSTOM_Z', '--extra', 'novalue'])).stderr).toContain(
+      'Attributes must be a list of PATH=VALUE not "novalue"',
+    );
+  });
+
+  it('deletes several templates and reports each failure at the end', async () => {
+    await run(['deploy', 'template', 'create', 'CUSTOM_A', '--steps', JSON.stringify(steps)]);
+    const r = await run(['deploy', 'template', 'delete', 'CUSTOM_NOPE', 'CUSTOM_A']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('Deleted deploy template CUSTOM_A\n');
+    expect(r.stderr).toBe(
+      'Failed to delete deploy template CUSTOM_NOPE: Deploy template CUSTOM_NOPE could not be found. (HTTP 404)\n',
+    );
+  });
+
+  it('plans the deploy steps of a node from the stored templates', async () => {
+    await run(['deploy', 'template', 'create', 'CUSTOM_RAID', '--steps', JSON.stringify(steps)]);
+    const driver = [
+      { interface: 'deploy', step: 'deploy', priority: 100 },
+      {
+        interface: 'raid',
+        step: 'create_configuration',
+        priority: 0,
+        argsinfo: { logical_disks: { required: true } },
+      },
+    ];
+    const r = await run([
+      'deploy',
+      'template',
+      'plan',
+      '--driver-steps',
+      JSON.stringify(driver),
+      '--instance-traits',
+      'CUSTOM_RAID,CUSTOM_OTHER',
+      '-f',
+      'json',
+    ]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { priority: 100, interface: 'deploy', step: 'deploy', args: {}, origin: 'driver' },
+      {
+        priority: 10,
+        interface: 'raid',
+        step: 'create_configuration',
+        args: { logical_disks: [] },
+        origin: 'template CUSTOM_RAID',
+      },
+    ]);
+    const bad = await run([
+      'deploy',
+      'template',
+      'plan',
+      '--driver-steps',
+      JSON.stringify(driver.slice(0, 1)),
+      '--instance-traits',
+      'CUSTOM_RAID',
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(
+      'Matching deploy templates: CUSTOM_RAID. Errors: node does not support this deploy step',
+    );
+    expect(bad.stderr).toContain('deploy-templates/unsupported-step');
+  });
+
+  it('reports an unreachable server', async () => {
+    const fake = io();
+    const code = await runBaremetalCli(
+      ['--os-endpoint', 'http://127.0.0.1:9', 'deploy', 'template', 'list'],
+      fake,
+    );
+    expect(code).toBe(1);
+    expect(fake.err.join('')).toContain('Unable to reach http://127.0.0.1:9');
+  });
+
+  it('refuses to guess where templates live', async () => {
+    const fake = io();
+    expect(await runBaremetalCli(['deploy', 'template', 'list'], fake)).toBe(2);
+    expect(fake.err.join('')).toContain('--os-endpoint URL');
+  });
+});
+
+describe('stackspec-baremetal with an embedded store', () => {
+  it('keeps templates in a PGlite data directory between commands', async () => {
+    const data = join(dir, 'embedded');
+    const create = io();
+    expect(
+      await runBaremetalCli(
+        ['--data-dir', data, 'deploy', 'template', 'create', 'CUSTOM_E', '--steps', JSON.stringify(steps)],
+        create,
+      ),
+    ).toBe(0);
+    const list = io();
+    expect(
+      await runBaremetalCli(
+        ['deploy', 'template', 'list', '--data-dir', data, '-f', 'value', '-c', 'name'],
+        list,
+      ),
+    ).toBe(0);
+    expect(list.out.join('')).toBe('CUSTOM_E\n');
+    const dup = io();
+    expect(
+      await runBaremetalCli(
+        ['--data-dir', data, 'deploy', 'template', 'create', 'CUSTOM_E', '--steps', JSON.stringify(steps)],
+        dup,
+      ),
+    ).toBe(1);
+    expect(dup.err.join('')).toBe('A deploy template with name CUSTOM_E already exists. (HTTP 409)\n');
+  });
+});
+
+describe('stackspec-baremetal serve', () => {
+  it('serves until stopped and answers an API client', async () => {
+    const controller = new AbortController();
+    const fake = io();
+    let listening: (url: string) => void = () => undefined;
+    const ready = new Promise<string>((resolve) => {
+      listening = resolve;
+    });
+    const done = runBaremetalCli(['serve', '--port', '0'], fake, {
+      signal: controller.signal,
+      onListening: listening,
+    });
+    const url = await ready;
+    const res = await fetch(`${url}/v1/deploy_templates`, {
+      headers: { 'X-OpenStack-Ironic-API-Version': '1.55' },
+    });
+    expect(res.status).toBe(200);
+    controller.abort();
+    expect(await done).toBe(0);
+    expect(fake.err.join('')).toContain('store: PGlite in memory, auth: none');
+  });
+
+  it('rejects a bad port', async () => {
+    const fake = io();
+    expect(await runBaremetalCli(['serve', '--port', 'x'], fake)).toBe(2);
+  });
+});
