@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readFileSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
 import { createDiagnostic, type Diagnostic } from '@stackspec/core';
 import fg from 'fast-glob';
@@ -28,11 +28,15 @@ export interface FindTemplatesOptions {
   cwd?: string | undefined;
   /** `fast` (default) or `full` scanning, see `scanDocument`. */
   mode?: 'fast' | 'full' | undefined;
-  /** Files read at once (default 64). */
+  /** Files read at once when `readFile` is given (default 64). */
   concurrency?: number | undefined;
   /** Called as files are scanned, e.g. to draw a progress line. */
   onProgress?: ((scanned: number, total: number) => void) | undefined;
-  /** How files are read (default `fs.promises.readFile` as UTF-8). */
+  /**
+   * How files are read. By default files are read synchronously in batches of
+   * 256 with a yield to the event loop in between, which is several times
+   * faster than asynchronous reads for thousands of small files.
+   */
   readFile?: ReadFileText | undefined;
 }
 
@@ -239,17 +243,8 @@ export async function findTemplates(
     if (isJinjaFile(f)) skipped.push(f);
     else toRead.push(f);
   }
-  const read: ReadFileText = options.readFile ?? ((p) => fsp.readFile(p, 'utf8'));
   let done = 0;
-  const files = await mapPool(toRead, options.concurrency ?? 64, async (file): Promise<ScannedFile> => {
-    let text: string;
-    try {
-      text = await read(resolve(cwd, file));
-    } catch (e) {
-      done += 1;
-      options.onProgress?.(done, toRead.length);
-      return { file, kind: 'invalid', diagnostics: [unreadableDiagnostic(file, e)] };
-    }
+  const scanText = (file: string, text: string): ScannedFile => {
     const scan: ScanResult = scanDocument(text, { filename: file, mode: options.mode });
     done += 1;
     options.onProgress?.(done, toRead.length);
@@ -260,7 +255,38 @@ export async function findTemplates(
       ...(scan.capabilities !== undefined ? { capabilities: scan.capabilities } : {}),
       diagnostics: scan.diagnostics,
     };
-  });
+  };
+  const unreadable = (file: string, e: unknown): ScannedFile => {
+    done += 1;
+    options.onProgress?.(done, toRead.length);
+    return { file, kind: 'invalid', diagnostics: [unreadableDiagnostic(file, e)] };
+  };
+  let files: ScannedFile[];
+  if (options.readFile) {
+    const read = options.readFile;
+    files = await mapPool(toRead, options.concurrency ?? 64, async (file) => {
+      try {
+        return scanText(file, await read(resolve(cwd, file)));
+      } catch (e) {
+        return unreadable(file, e);
+      }
+    });
+  } else {
+    // Template files are small and many: reading them synchronously is several times faster
+    // than going through libuv's thread pool. Yield between batches so a server stays responsive.
+    files = [];
+    for (const [i, file] of toRead.entries()) {
+      if (i > 0 && i % 256 === 0) await new Promise((r) => setImmediate(r));
+      let text: string;
+      try {
+        text = readFileSync(resolve(cwd, file), 'utf8');
+      } catch (e) {
+        files.push(unreadable(file, e));
+        continue;
+      }
+      files.push(scanText(file, text));
+    }
+  }
   files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   skipped.sort();
   const filter = canonicalFilter(options.capabilities);

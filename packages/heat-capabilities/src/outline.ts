@@ -175,6 +175,7 @@ export function outlineYaml(source: string): Outline | undefined {
   let current: OutlineKey | undefined;
   let currentBlockValue = false;
   let sawContent = false;
+  let afterEmptyFlow = false;
   let line = 0;
   let pos = 0;
   const n = text.length;
@@ -211,6 +212,7 @@ export function outlineYaml(source: string): Outline | undefined {
       pos = eol + 1;
       continue;
     }
+    if (afterEmptyFlow) return undefined;
     if (indent > 0) {
       if (c === TAB) return undefined;
       if (!current && root !== 'sequence') return undefined;
@@ -248,7 +250,21 @@ export function outlineYaml(source: string): Outline | undefined {
       }
       return undefined;
     }
-    if (root === 'sequence' || KEY_START_REJECT.has(c)) return undefined;
+    if (!sawContent && (c === LBRACKET || c === LBRACE)) {
+      // An empty flow collection as the whole document (`[]`, `{}`), as data files often hold.
+      const rest = text
+        .slice(p, end)
+        .replace(/\s+#.*$/, '')
+        .trim();
+      if (rest === '[]' || rest === '{}') {
+        root = rest === '[]' ? 'sequence' : 'mapping';
+        sawContent = true;
+        afterEmptyFlow = true;
+        pos = eol + 1;
+        continue;
+      }
+    }
+    if (root === 'sequence' || afterEmptyFlow || KEY_START_REJECT.has(c)) return undefined;
     // A plain key: up to the first ':' followed by a space or the end of the line.
     let colon = -1;
     for (let q = p; q < end; q += 1) {

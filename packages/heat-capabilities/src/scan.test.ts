@@ -60,6 +60,21 @@ describe('scanDocument', () => {
     expect(strip(r)).toEqual(strip(scanDocument(text, { mode: 'full' })));
   });
 
+  it.each([
+    ['block list', 'capabilities:\n  resource_type:\n    - OS::A\n    - OS::B\n  ha: yes\n'],
+    [
+      'flow list and comments',
+      'capabilities:  # annotated\n  resource_type: [OS::A, OS::B]  # two\n\n  replicas: 2\n',
+    ],
+    ['list at the key indentation', 'capabilities:\n  resource_type:\n  - OS::A\n  deployment: puppet\n'],
+    ['quoted values', 'capabilities:\n  deployment: \'puppet\'\n  n: "2"\n'],
+    ['octal and null', 'capabilities:\n  n: 017\n  m:\n'],
+  ])('reads a capabilities section with a %s like the full parse', (_name, section) => {
+    const text = `heat_template_version: wallaby\n${section}resources: {}\n`;
+    const { fast, full } = same(text);
+    expect(strip(fast)).toEqual(strip(full));
+  });
+
   it('reports a bad capability value at its line in the file', () => {
     const r = scanDocument('heat_template_version: wallaby\n\ncapabilities:\n  a: {b: c}\n', {
       filename: 'x.yaml',
@@ -79,6 +94,12 @@ describe('scanDocument', () => {
       kind: 'template',
       version: '2013',
     });
+  });
+
+  it('reads a document that is only an empty flow collection without a full parse', () => {
+    expect(scanDocument('# no networks\n[]\n')).toMatchObject({ kind: 'other', method: 'fast' });
+    expect(scanDocument('{}  # nothing\n')).toMatchObject({ kind: 'environment', method: 'fast' });
+    expect(scanDocument('[]\na: 1\n').kind).toBe('invalid');
   });
 
   it.each([

@@ -76,6 +76,89 @@ function parseEntry(text: string, entry: OutlineKey, filename: string | undefine
   return loadHeatText(padded, { kind: 'environment', filename });
 }
 
+const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_.:/-]*$/;
+const SIMPLE_VALUE = /^[A-Za-z0-9_.:/+][A-Za-z0-9_.:/+\- ]*$/;
+const DECIMAL = /^(?:0|[1-9][0-9]*)$/;
+
+/** A plain scalar the quick reader may resolve itself: text, a boolean, or a decimal integer. */
+function simpleScalar(raw: string): { value: string | boolean | number } | undefined {
+  if (!SIMPLE_VALUE.test(raw) || raw.includes(': ') || raw.endsWith(':') || raw.endsWith(' '))
+    return undefined;
+  const kind = plainScalarKind(raw);
+  if (kind === 'string') return { value: raw };
+  if (kind === 'bool') return { value: /^(?:yes|true|on)$/i.test(raw) };
+  if (kind === 'int' && DECIMAL.test(raw)) return { value: Number(raw) };
+  return undefined;
+}
+
+function stripComment(line: string): string {
+  const hash = line.search(/[ \t]#/);
+  return (hash >= 0 ? line.slice(0, hash) : line).trimEnd();
+}
+
+/**
+ * Reads the common shapes of a capabilities section without a YAML parser:
+ * one level of `key: value`, `key: [a, b]` or `key:` followed by `- item`
+ * lines, every value a simple plain scalar. Anything else (quotes, nulls,
+ * nesting, duplicates, anchors) returns `undefined` and the entry is parsed
+ * fully, which also gives located diagnostics.
+ */
+function quickCapabilities(entryText: string): Record<string, unknown> | undefined {
+  const lines = entryText.split('\n');
+  const head = stripComment((lines[0] ?? '').replace(/\r$/, ''));
+  if (head !== `${CAPABILITIES_SECTION}:`) return undefined;
+  const out: Record<string, unknown> = {};
+  let indent = -1;
+  let listKey: string | undefined;
+  let listIndent = -1;
+  for (let i = 1; i < lines.length; i += 1) {
+    const line = stripComment((lines[i] as string).replace(/\r$/, ''));
+    const content = line.trimStart();
+    if (content === '' || content.startsWith('#')) continue;
+    const n = line.length - content.length;
+    if (line.slice(0, n).includes('\t')) return undefined;
+    if (
+      listKey !== undefined &&
+      content.startsWith('- ') &&
+      (listIndent < 0 || n === listIndent) &&
+      n >= indent
+    ) {
+      listIndent = n;
+      const item = simpleScalar(content.slice(2).trim());
+      if (!item) return undefined;
+      (out[listKey] as unknown[]).push(item.value);
+      continue;
+    }
+    if (listKey !== undefined && (out[listKey] as unknown[]).length === 0) return undefined;
+    listKey = undefined;
+    listIndent = -1;
+    if (indent < 0) indent = n;
+    if (n !== indent || n === 0) return undefined;
+    const colon = content.indexOf(': ');
+    const key = colon < 0 ? (content.endsWith(':') ? content.slice(0, -1) : '') : content.slice(0, colon);
+    if (!SIMPLE_KEY.test(key) || plainScalarKind(key) !== 'string' || key in out) return undefined;
+    const rest = colon < 0 ? '' : content.slice(colon + 2).trim();
+    if (rest === '') {
+      out[key] = [];
+      listKey = key;
+      continue;
+    }
+    if (rest.startsWith('[') && rest.endsWith(']')) {
+      const inner = rest.slice(1, -1).trim();
+      const items = inner === '' ? [] : inner.split(',').map((x) => simpleScalar(x.trim()));
+      if (items.some((x) => x === undefined)) return undefined;
+      out[key] = items.map((x) => (x as { value: unknown }).value);
+      continue;
+    }
+    const value = simpleScalar(rest);
+    if (!value) return undefined;
+    out[key] = value.value;
+  }
+  if (listKey !== undefined && (out[listKey] as unknown[]).length === 0) return undefined;
+  // No entries means a null section: leave that to the full reader.
+  return Object.keys(out).length ? out : undefined;
+}
+
 function scanFast(text: string, outline: Outline, filename: string | undefined): ScanResult | undefined {
   if (outline.root === 'sequence') return { kind: 'other', keys: [], diagnostics: [], method: 'fast' };
   const keys = outline.keys.map((k) => k.key);
@@ -101,6 +184,14 @@ function scanFast(text: string, outline: Outline, filename: string | undefined):
   }
   const caps = outline.keys.find((k) => k.key === CAPABILITIES_SECTION);
   if (caps) {
+    const quick = quickCapabilities(text.slice(caps.start, caps.end));
+    if (quick) {
+      const read = readCapabilities(quick);
+      if (!read.diagnostics.length) {
+        result.capabilities = read.capabilities;
+        return result;
+      }
+    }
     const parsed = parseEntry(text, caps, filename);
     if (!parsed.ok || !isMapping(parsed.loaded.value)) return undefined;
     const read = readCapabilities(parsed.loaded.value[CAPABILITIES_SECTION], {
