@@ -10,6 +10,9 @@ export type PackageFamily = 'debian' | 'redhat';
 /** Installer used for the Red Hat family. Sahara always used `yum`. */
 export type RedhatInstaller = 'yum' | 'dnf';
 
+/** Extracts a batch of copy_script files sent on stdin; replaces symlinks rather than following them. */
+export const TAR_COMMAND = 'tar -x -m -f - -C /';
+
 /** The marker the batched package check prints last, so a truncated answer is never mistaken for a verdict. */
 export const BATCH_DONE = 'siv-done';
 const BATCH_MISSING = 'siv-missing:';

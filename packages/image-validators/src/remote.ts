@@ -4,8 +4,8 @@ import { StackspecError, type StackspecErrorOptions } from '@stackspec/core';
 export interface ExecOptions {
   /** Variables set for the command only; values reach it literally (never expanded by a shell). */
   env?: Readonly<Record<string, string>>;
-  /** Text written to the command's standard input, which is then closed. Without it stdin is empty. */
-  input?: string;
+  /** Data written to the command's standard input, which is then closed. Without it stdin is empty. */
+  input?: string | Uint8Array;
   /** Run as root (through passwordless `sudo` when the remote user is not root). Default `false`. */
   asRoot?: boolean;
 }
@@ -53,8 +53,10 @@ export class RemoteError extends StackspecError {
   }
 }
 
-// The shell snippet every real remote uses to name its distribution: os-release's ID,
-// else lsb_release (what the first Sahara release asked).
+/**
+ * The shell snippet the real remotes use to name their distribution:
+ * os-release's `ID`, else `lsb_release -is` (what the first Sahara release asked).
+ */
 export const DISTRO_PROBE =
   'if [ -r /etc/os-release ]; then . /etc/os-release && printf "%s\\n" "$ID"; ' +
   'elif command -v lsb_release >/dev/null 2>&1; then lsb_release -is; ' +
@@ -70,4 +72,19 @@ export async function probeDistro(exec: (command: string) => Promise<ExecResult>
     });
   }
   return id;
+}
+
+/**
+ * A shell script (taking the target path as `$1` and the content on stdin)
+ * that replaces a file the safe way: the content goes to a new temporary file
+ * beside the target, which is then renamed over it. A symlink planted at the
+ * target (say in /tmp) is replaced, never followed. Without `mode` the file
+ * gets the usual umask permissions.
+ */
+export function replaceFileScript(mode?: number): string {
+  const chmod =
+    mode !== undefined
+      ? `chmod ${(mode & 0o7777).toString(8)} "$t"`
+      : `chmod "$(printf %o $(( 0666 & ~0$(umask) )))" "$t"`;
+  return `t=$(mktemp "$(dirname -- "$1")/.siv-write-XXXXXX") && { cat > "$t" && ${chmod} && mv -f -- "$t" "$1" || { rm -f -- "$t"; exit 1; }; }`;
 }

@@ -4,7 +4,14 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describeError } from '@stackspec/core';
 import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
-import { type ExecOptions, type ExecResult, probeDistro, type Remote, RemoteError } from './remote.js';
+import {
+  type ExecOptions,
+  type ExecResult,
+  probeDistro,
+  type Remote,
+  RemoteError,
+  replaceFileScript,
+} from './remote.js';
 import { shellQuote, withEnv } from './shell.js';
 
 /** Options of {@link createSshRemote}. */
@@ -243,7 +250,7 @@ export function createSshRemote(options: SshRemoteOptions): SshRemote {
   const run = async (command: string, input?: string | Uint8Array): Promise<ExecResult> => {
     const conn = await connect();
     return new Promise<ExecResult>((resolve, reject) => {
-      conn.exec(command, (err: Error | undefined, stream: ClientChannel) => {
+      const onChannel = (err: Error | undefined, stream: ClientChannel) => {
         if (err) {
           reject(
             new RemoteError(`Could not open a channel: ${err.message}`, {
@@ -269,15 +276,34 @@ export function createSshRemote(options: SshRemoteOptions): SshRemote {
         });
         stream.on('close', () => {
           clearTimeout(timer);
+          if (exitCode === undefined) {
+            // The channel closed without an exit status: the connection went away mid-command.
+            reject(
+              new RemoteError('The connection closed before the command finished.', {
+                code: 'remote/connection-lost',
+              }),
+            );
+            return;
+          }
           resolve({
-            exitCode: exitCode ?? 1,
+            exitCode,
             stdout: Buffer.concat(out).toString('utf8'),
             stderr: Buffer.concat(errOut).toString('utf8'),
           });
         });
         if (input !== undefined) stream.end(input);
         else stream.end();
-      });
+      };
+      try {
+        conn.exec(command, onChannel);
+      } catch (e) {
+        reject(
+          new RemoteError(`Could not start the command: ${describeError(e)}`, {
+            code: 'remote/channel-failed',
+            cause: e,
+          }),
+        );
+      }
     });
   };
 
@@ -293,8 +319,7 @@ export function createSshRemote(options: SshRemoteOptions): SshRemote {
   return {
     exec,
     async writeFile(path, content, opts = {}) {
-      const mode = opts.mode !== undefined ? ` && chmod ${(opts.mode & 0o7777).toString(8)} "$1"` : '';
-      const r = await run(wrap(`cat > "$1"${mode}`, opts.asRoot, [path]), content);
+      const r = await run(wrap(replaceFileScript(opts.mode), opts.asRoot, [path]), content);
       if (r.exitCode !== 0) {
         throw new RemoteError(`Could not write ${path}: ${r.stderr.trim() || `exit status ${r.exitCode}`}`, {
           code: 'remote/write-failed',

@@ -386,6 +386,38 @@ describe('validateImage: scripts', () => {
     expect(r.diagnostics[0]?.hint).toContain('no java');
   });
 
+  it('writes consecutive copy_script files with one tar command, and falls back when tar fails', async () => {
+    const spec = load(
+      'validators:\n  - copy_script: {a/b/one.sh: {inline: "1"}}\n  - copy_script: {a/b/two.json: {inline: "2"}}\n  - copy_script: {a/b/three: {inline: "3"}}\n',
+    );
+    const remote = createDryRunRemote({ machine: {} });
+    const r = await validateImage(spec, remote, { reconcile: false });
+    expect(r.ok).toBe(true);
+    expect(commands(remote)).toEqual(['tar -x -m -f - -C /']);
+    expect([...remote.files]).toEqual([
+      ['/tmp/one.sh', '1'],
+      ['/tmp/two.json', '2'],
+      ['/tmp/three', '3'],
+    ]);
+    expect(r.results.map((x) => [x.status, x.commands.length])).toEqual([
+      ['passed', 1],
+      ['passed', 0],
+      ['passed', 0],
+    ]);
+    const noTar = createDryRunRemote({
+      respond: (c) => (c.startsWith('tar ') ? { exitCode: 127, stderr: 'tar: not found\n' } : undefined),
+    });
+    const f = await validateImage(spec, noTar, { reconcile: false });
+    expect(f.ok).toBe(true);
+    expect(commands(noTar)).toEqual([
+      'tar -x -m -f - -C /',
+      'write /tmp/one.sh',
+      'write /tmp/two.json',
+      'write /tmp/three',
+    ]);
+    expect(f.results[0]?.commands.map((c) => c.exitCode ?? 'write')).toEqual([127, 'write']);
+  });
+
   it('copies copy_script bodies to /tmp in both modes', async () => {
     const remote = createDryRunRemote();
     const r = await validateImage(

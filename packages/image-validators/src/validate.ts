@@ -11,6 +11,7 @@ import {
   type RedhatInstaller,
   runScriptCommand,
   scriptFile,
+  TAR_COMMAND,
 } from './commands.js';
 import { DISTRO_FAMILIES, familyOf, SAHARA_DISTRO_FAMILIES } from './families.js';
 import { fromPyValue, type PyValue, pyEquals, pyStr, toPyValue } from './py-value.js';
@@ -24,6 +25,7 @@ import type {
   SpecLocation,
   ValidatorNode,
 } from './spec.js';
+import { tarArchive } from './tar.js';
 import type { ValidatorRunContext } from './validator-definition.js';
 
 /** Options of {@link validateImage}. */
@@ -216,6 +218,10 @@ class Run {
   /** Batched mode: package word → installed. Cleared whenever the machine may have changed. */
   readonly cache = new Map<string, boolean>();
   batchBroken = false;
+  /** Batched mode: `tar` failed once, so copy_script falls back to one write per file. */
+  tarBroken = false;
+  /** copy_script nodes whose file a batched `tar` already wrote, with the command to show on the first. */
+  readonly preWritten = new Map<ValidatorNode, CommandRecord[]>();
   current: ValidatorResult | undefined;
 
   constructor(
@@ -298,7 +304,37 @@ class Run {
   // ---- tree ------------------------------------------------------------------------------------
 
   async list(nodes: readonly ValidatorNode[], reconcile: boolean, depth: number): Promise<void> {
-    for (const node of nodes) await this.node(node, reconcile, depth);
+    for (let i = 0; i < nodes.length; i += 1) {
+      const node = nodes[i] as ValidatorNode;
+      if (this.opts.mode === 'batched' && node.kind === 'copy_script' && !this.tarBroken) {
+        let j = i;
+        while (j < nodes.length && nodes[j]?.kind === 'copy_script') j += 1;
+        if (j - i >= 2)
+          await this.copyBatch(nodes.slice(i, j) as (ValidatorNode & { kind: 'copy_script' })[]);
+      }
+      await this.node(node, reconcile, depth);
+    }
+  }
+
+  /** Writes several copy_script files with one `tar -x` (the nodes then report without another round trip). */
+  async copyBatch(nodes: readonly (ValidatorNode & { kind: 'copy_script' })[]): Promise<void> {
+    if (nodes.some((n) => this.preWritten.has(n))) return;
+    const holder = { commands: [] as CommandRecord[] } as unknown as ValidatorResult;
+    const outer = this.current;
+    this.current = holder;
+    try {
+      const archive = tarArchive(nodes.map((n) => ({ path: n.target.replace(/^\/+/, ''), content: n.body })));
+      const r = await this.exec(TAR_COMMAND, 'write', { input: archive });
+      if (r.exitCode !== 0) {
+        this.tarBroken = true;
+        return;
+      }
+      for (const [i, n] of nodes.entries()) this.preWritten.set(n, i === 0 ? holder.commands : []);
+    } finally {
+      this.current = outer;
+      // A failed attempt stays visible on the first validator, which then writes its file itself.
+      if (this.tarBroken && nodes[0]) this.preWritten.set(nodes[0], holder.commands);
+    }
   }
 
   async node(node: ValidatorNode, reconcile: boolean, depth: number): Promise<void> {
@@ -339,9 +375,16 @@ class Run {
       case 'script':
         await this.script(node, reconcile);
         return 'passed';
-      case 'copy_script':
+      case 'copy_script': {
+        const done = this.preWritten.get(node);
+        if (done) {
+          this.preWritten.delete(node);
+          this.current?.commands.push(...done);
+          if (done.every((c) => c.exitCode === 0)) return 'passed';
+        }
         await this.write(node.target, node.body);
         return 'passed';
+      }
       case 'all':
         await this.list(node.validators, reconcile, depth + 1);
         return 'passed';

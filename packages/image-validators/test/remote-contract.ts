@@ -93,6 +93,36 @@ export function remoteContract(
       expect((await target.remote.exec(`test -e ${marker}`)).exitCode).toBe(1);
     });
 
+    it('replaces a symlink at the target instead of writing through it', async () => {
+      const id = randomBytes(4).toString('hex');
+      await target.remote.exec(
+        `printf keep > /tmp/siv-victim-${id}; ln -sf /tmp/siv-victim-${id} /tmp/siv-link-${id}`,
+      );
+      await target.remote.writeFile(`/tmp/siv-link-${id}`, 'new', { asRoot: true });
+      const r = await target.remote.exec(
+        `cat /tmp/siv-victim-${id}; echo; test -L /tmp/siv-link-${id} && echo link; cat /tmp/siv-link-${id}; echo; stat -c %a /tmp/siv-link-${id}; printf '%o\\n' $(( 0666 & ~0$(umask) )); ls -a /tmp | grep -c siv-write; rm -f /tmp/siv-victim-${id} /tmp/siv-link-${id}`,
+        { asRoot: true },
+      );
+      const [victim, content, mode, expectedMode, leftovers] = r.stdout.trim().split('\n');
+      expect([victim, content, leftovers]).toEqual(['keep', 'new', '0']);
+      expect(mode).toBe(expectedMode);
+    });
+
+    it('copies a run of copy_script files in one command, byte for byte', async () => {
+      const id = randomBytes(4).toString('hex');
+      const bodies = ['#!/bin/sh\necho ü $(x)\n', '{"a": [1, 2]}\n', ''.padEnd(3000, 'z')];
+      const spec = loadImageSpec(
+        `validators:\n${bodies.map((b, i) => `  - copy_script: {c/r/siv-${id}-${i}: {inline: ${JSON.stringify(b)}}}`).join('\n')}\n`,
+      );
+      const report = await validateImage(spec, target.remote, { reconcile: false });
+      expect(report.ok, report.failure?.message).toBe(true);
+      expect(report.commandCount).toBe(2);
+      for (const [i, b] of bodies.entries()) {
+        const r = await target.remote.exec(`cat /tmp/siv-${id}-${i}; rm -f /tmp/siv-${id}-${i}`);
+        expect(r.stdout).toBe(b);
+      }
+    });
+
     it('writes to hostile paths literally', async () => {
       // Evaluated by a shell, this name would lose its $(…) and backticks.
       const name = `siv name '$(echo pwned)' ; x \`id\` ${randomBytes(4).toString('hex')}`;

@@ -1,5 +1,12 @@
 import { resolve } from 'node:path';
-import { type ExecOptions, probeDistro, type Remote, RemoteError, type WriteFileOptions } from '../remote.js';
+import {
+  type ExecOptions,
+  probeDistro,
+  type Remote,
+  RemoteError,
+  replaceFileScript,
+  type WriteFileOptions,
+} from '../remote.js';
 import { withEnv } from '../shell.js';
 import { runProcess } from './process.js';
 
@@ -55,8 +62,11 @@ export function createChrootRemote(options: ChrootRemoteOptions): Remote {
   return {
     exec,
     async writeFile(path: string, content: string | Uint8Array, opts: WriteFileOptions = {}) {
-      const mode = opts.mode !== undefined ? ` && chmod ${(opts.mode & 0o7777).toString(8)} "$1"` : '';
-      const r = await runProcess(argv(`cat > "$1"${mode}`, path), { env, input: content, ...timeout });
+      const r = await runProcess(argv(replaceFileScript(opts.mode), path), {
+        env,
+        input: content,
+        ...timeout,
+      });
       if (r.exitCode !== 0) {
         throw new RemoteError(`Could not write ${path} inside ${root}: ${r.stderr.trim()}`, {
           code: 'remote/write-failed',

@@ -1,5 +1,6 @@
-import { parsePackageCommand, runScriptCommand, splitWords } from '../commands.js';
+import { parsePackageCommand, runScriptCommand, splitWords, TAR_COMMAND } from '../commands.js';
 import type { ExecOptions, ExecResult, Remote, WriteFileOptions } from '../remote.js';
+import { readTarArchive } from '../tar.js';
 
 /** One thing a dry run was asked to do. */
 export type RemoteCall =
@@ -48,6 +49,11 @@ export interface DryRunRemote extends Remote {
   readonly installed: ReadonlySet<string>;
   /** Files written so far, by path. */
   readonly files: ReadonlyMap<string, string>;
+}
+
+function text(input: string | Uint8Array | undefined): string {
+  if (input === undefined) return '';
+  return typeof input === 'string' ? input : new TextDecoder().decode(input);
 }
 
 function normalise(word: string): string {
@@ -111,7 +117,12 @@ export function createDryRunRemote(options: DryRunOptions = {}): DryRunRemote {
 
   const simulate = (command: string, opts: ExecOptions): ExecResult => {
     if (!machine) return done({});
-    if (command === scriptCommand) return runScript(parseScriptFile(opts.input ?? ''));
+    if (command === scriptCommand) return runScript(parseScriptFile(text(opts.input)));
+    if (command === TAR_COMMAND && opts.input !== undefined) {
+      const archive = typeof opts.input === 'string' ? new TextEncoder().encode(opts.input) : opts.input;
+      for (const f of readTarArchive(archive)) files.set(`/${f.path}`, new TextDecoder().decode(f.content));
+      return done({});
+    }
     const chmod = /^chmod \+x (\S+)$/.exec(command);
     if (chmod) {
       return files.has(chmod[1] as string)

@@ -1,6 +1,15 @@
-import { chmod, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { describeError } from '@stackspec/core';
-import { type ExecOptions, probeDistro, type Remote, RemoteError, type WriteFileOptions } from '../remote.js';
+import {
+  type ExecOptions,
+  probeDistro,
+  type Remote,
+  RemoteError,
+  replaceFileScript,
+  type WriteFileOptions,
+} from '../remote.js';
 import { withEnv } from '../shell.js';
 import { runProcess } from './process.js';
 
@@ -38,11 +47,13 @@ export function createLocalRemote(options: LocalRemoteOptions = {}): Remote {
     exec,
     async writeFile(path: string, content: string | Uint8Array, opts: WriteFileOptions = {}) {
       if (opts.asRoot && !isRoot()) {
-        const mode = opts.mode !== undefined ? ` && chmod ${(opts.mode & 0o7777).toString(8)} "$1"` : '';
-        const r = await runProcess(['sudo', '-n', '--', shell, '-c', `cat > "$1"${mode}`, 'sh', path], {
-          input: content,
-          ...timeout,
-        });
+        const r = await runProcess(
+          ['sudo', '-n', '--', shell, '-c', replaceFileScript(opts.mode), 'sh', path],
+          {
+            input: content,
+            ...timeout,
+          },
+        );
         if (r.exitCode !== 0) {
           throw new RemoteError(`Could not write ${path} as root: ${r.stderr.trim()}`, {
             code: 'remote/write-failed',
@@ -50,10 +61,17 @@ export function createLocalRemote(options: LocalRemoteOptions = {}): Remote {
         }
         return;
       }
+      // Write beside the target, then rename over it: a symlink at the target is replaced, not followed.
+      const temp = join(dirname(path), `.siv-write-${randomBytes(8).toString('hex')}`);
       try {
-        await writeFile(path, content, opts.mode !== undefined ? { mode: opts.mode } : {});
-        if (opts.mode !== undefined) await chmod(path, opts.mode);
+        await writeFile(temp, content, {
+          flag: 'wx',
+          ...(opts.mode !== undefined ? { mode: opts.mode } : {}),
+        });
+        if (opts.mode !== undefined) await chmod(temp, opts.mode);
+        await rename(temp, path);
       } catch (e) {
+        await rm(temp, { force: true });
         throw new RemoteError(`Could not write ${path}: ${describeError(e)}`, {
           code: 'remote/write-failed',
           cause: e,
