@@ -1,0 +1,163 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CliIO, runCli } from '@stackspec/core/cli';
+import { describe, expect, it } from 'vitest';
+import { runPlacementCli } from './cli.js';
+import { createPlacementHandler } from './http/service.js';
+
+const fixtures = new URL('./fixtures/', import.meta.url).pathname;
+
+function fakeIO(cwd = fixtures) {
+  let out = '';
+  let err = '';
+  const io: CliIO = {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+    env: { NO_COLOR: '1' },
+    cwd,
+  };
+  return { io, out: () => out, err: () => err };
+}
+
+async function run(argv: string[], options = {}, cwd?: string) {
+  const f = fakeIO(cwd);
+  const code = await runCli(() => runPlacementCli(argv, f.io, options), f.io);
+  return { code, out: f.out(), err: f.err() };
+}
+
+const A = '0000000a-0000-4000-8000-00000000000a';
+
+describe('stackspec-placement', () => {
+  it('parse shows the typed request', async () => {
+    const r = await run(['parse', `/allocation_candidates?resources=VCPU:1&member_of=!${A}`, '-m', '1.32']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({
+      endpoint: 'allocation_candidates',
+      groups: [{ forbiddenAggregates: [A] }],
+    });
+  });
+
+  it("parse prints Placement's 400 and exits 1", async () => {
+    const r = await run(['parse', `member_of=!${A}`, '-e', 'resource_providers', '-m', '1.31']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('Forbidden member_of parameters are not supported in the specified microversion');
+  });
+
+  it('rejects a microversion Placement does not serve with exit 2', async () => {
+    const r = await run(['parse', 'resources=VCPU:1', '-m', '1.40']);
+    expect(r.code).toBe(2);
+  });
+
+  it('query lists providers and candidates over an inventory file', async () => {
+    const providers = await run([
+      'query',
+      '-i',
+      'spec-example.yaml',
+      `/resource_providers?member_of=!${A}`,
+      '-f',
+      'value',
+      '-c',
+      'name',
+    ]);
+    expect(providers.code).toBe(0);
+    expect(providers.out.trim().split('\n')).toEqual([
+      'numa1_1',
+      'numa1_2',
+      'cn2',
+      'numa2_1',
+      'numa2_2',
+      'ss1',
+      'ss2',
+    ]);
+    const table = await run([
+      'query',
+      '-i',
+      'spec-example.yaml',
+      `resources=VCPU:1,DISK_GB:10&member_of=!${A}`,
+    ]);
+    expect(table.out).toContain('numa2_1: VCPU=1; ss1: DISK_GB=10');
+    const json = await run(['query', '-i', 'spec-example.yaml', 'resources=DISK_GB:10', '-f', 'json']);
+    expect(Object.keys(JSON.parse(json.out).provider_summaries)).toHaveLength(2);
+  });
+
+  it('query reports a bad inventory with its location and exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pq-'));
+    writeFileSync(join(dir, 'bad.yaml'), 'providers:\n  - name: a\n    traits: [HW_CPU_X86_AVXX]\n');
+    const r = await run(['query', '-i', 'bad.yaml', 'resources=VCPU:1'], {}, dir);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/bad\.yaml:3:\d+/);
+  });
+
+  it('from-flavor prints the query Nova would send, with the reservation flow', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pq-'));
+    writeFileSync(join(dir, 'aggs.yaml'), `- uuid: ${A}\n  metadata: {reservation: r1}\n`);
+    const r = await run(
+      [
+        'from-flavor',
+        '--vcpus',
+        '2',
+        '--ram',
+        '1024',
+        '--aggregates',
+        'aggs.yaml',
+        '--default-forbidden-prefix',
+        'reservation:',
+        '--limit',
+        '0',
+      ],
+      {},
+      dir,
+    );
+    expect(r.code).toBe(0);
+    expect(r.out.trim()).toBe(`/allocation_candidates?resources=VCPU:2,MEMORY_MB:1024&member_of=!${A}`);
+    const reserved = await run(
+      [
+        'from-flavor',
+        '--vcpus',
+        '2',
+        '-p',
+        'reservation=r1',
+        '--aggregates',
+        'aggs.yaml',
+        '--required-member-prefix',
+        'reservation:',
+        '--json',
+      ],
+      {},
+      dir,
+    );
+    expect(JSON.parse(reserved.out).query).toContain(`member_of=${A}`);
+  });
+
+  it('serve answers on a port until stopped', async () => {
+    const controller = new AbortController();
+    let url = '';
+    const done = run(['serve', '-i', 'spec-example.yaml', '--port', '0'], {
+      signal: controller.signal,
+      onListening: (u: string) => {
+        url = u;
+      },
+    });
+    while (!url) await new Promise((r) => setImmediate(r));
+    const r = await fetch(`${url}/resource_providers?name=cn1`, {
+      headers: { 'openstack-api-version': 'placement 1.39' },
+    });
+    const body = (await r.json()) as { resource_providers: { name: string }[] };
+    expect(body.resource_providers[0]?.name).toBe('cn1');
+    controller.abort();
+    expect((await done).code).toBe(0);
+  });
+
+  it('load replays an inventory into a Placement endpoint', async () => {
+    const handler = createPlacementHandler();
+    const fakeFetch = ((input: string, init: RequestInit) =>
+      handler(new Request(input, init))) as typeof fetch;
+    const r = await run(['load', '-i', 'spec-example.yaml', '--url', 'http://placement.test'], {
+      fetch: fakeFetch,
+    });
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Loaded 8 providers/);
+    expect(handler.store.providerByName('numa1_1')?.aggregates.size).toBe(1);
+  });
+});

@@ -1,0 +1,355 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createDiagnostic, isStackspecError, parseDocument, ValidationError } from '@stackspec/core';
+import {
+  addOutputOptions,
+  type CliIO,
+  createProgram,
+  EXIT,
+  formatList,
+  type OutputOptionValues,
+  usage,
+} from '@stackspec/core/cli';
+import { startServer } from '@stackspec/core/node';
+import { z } from 'zod';
+import { findAllocationCandidates } from './engine/candidates.js';
+import { listResourceProviders } from './engine/providers.js';
+import { renderCandidates, renderProviderList } from './engine/render.js';
+import { type AggregateInfo, flavorToRequest } from './flavor.js';
+import { createPlacementHandler } from './http/service.js';
+import { MAX_MICROVERSION } from './microversion.js';
+import { loadInventory } from './model/inventory-file.js';
+import { applyPlan, inventoryPlan } from './model/plan.js';
+import { createProviderStore, type ProviderStore } from './model/store.js';
+import { parsePlacementQuery } from './parse.js';
+import type { QueryEndpoint } from './request.js';
+import { serializePlacementQuery } from './serialize.js';
+
+/** Hooks for tests: a signal that stops `serve`, a fetch for `load`. */
+export interface PlacementCliOptions {
+  signal?: AbortSignal;
+  fetch?: typeof fetch;
+  /** Called once `serve` listens, with its URL. */
+  onListening?: (url: string) => void;
+}
+
+function readText(io: CliIO, file: string): string {
+  try {
+    return readFileSync(resolve(io.cwd, file), 'utf8');
+  } catch (e) {
+    usage(`Cannot read ${file}: ${(e as Error).message}`);
+  }
+}
+
+function loadStore(io: CliIO, file: string | undefined): ProviderStore {
+  if (!file) return createProviderStore();
+  return loadInventory(readText(io, file), { filename: file }).store;
+}
+
+function endpointOf(value: string): QueryEndpoint {
+  const v = value.replace(/^\/+/, '');
+  if (v === 'resource_providers' || v === 'allocation_candidates') return v;
+  usage(`Unknown endpoint ${value}; use allocation_candidates or resource_providers.`);
+}
+
+function splitQuery(text: string): { endpoint?: QueryEndpoint; query: string } {
+  const m = /^\/?(resource_providers|allocation_candidates)\?(.*)$/.exec(text);
+  return m ? { endpoint: m[1] as QueryEndpoint, query: m[2] as string } : { query: text.replace(/^\?/, '') };
+}
+
+function print(io: CliIO, text: string): void {
+  io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+const AggregatesFileSchema = z.array(
+  z.object({
+    uuid: z.string(),
+    name: z.string().optional(),
+    metadata: z.record(z.string(), z.string()).default({}),
+  }),
+);
+
+/**
+ * The `stackspec-placement` command: `parse`, `query`, `from-flavor`,
+ * `serve` and `load`. Returns the exit code (0 ok, 1 a 400 or other
+ * finding, 2 bad usage); never exits the process itself.
+ */
+export async function runPlacementCli(
+  argv: readonly string[],
+  io: CliIO,
+  options: PlacementCliOptions = {},
+): Promise<number> {
+  const program = createProgram('stackspec-placement', io).description(
+    "OpenStack Placement's query language, evaluated over in-memory provider trees.",
+  );
+
+  program
+    .command('parse')
+    .description("Parse a query the way Placement does and show the typed request, or Placement's 400.")
+    .argument(
+      '<query>',
+      'the query string, optionally prefixed with /allocation_candidates? or /resource_providers?',
+    )
+    .option(
+      '-e, --endpoint <endpoint>',
+      'allocation_candidates or resource_providers',
+      'allocation_candidates',
+    )
+    .option(
+      '-m, --microversion <version>',
+      `Placement microversion (1.0-${MAX_MICROVERSION} or latest)`,
+      MAX_MICROVERSION,
+    )
+    .action((text: string, opts: { endpoint: string; microversion: string }) => {
+      const split = splitQuery(text);
+      const endpoint = split.endpoint ?? endpointOf(opts.endpoint);
+      const request = parsePlacementQuery(endpoint, split.query, microversionOf(opts.microversion));
+      print(io, JSON.stringify(request, null, 2));
+    });
+
+  addOutputOptions(
+    program
+      .command('query')
+      .description('Answer GET /resource_providers or GET /allocation_candidates over an inventory file.')
+      .requiredOption('-i, --inventory <file>', 'inventory file (YAML or JSON)')
+      .argument('<query>', 'the query string, optionally prefixed with the endpoint path')
+      .option(
+        '-e, --endpoint <endpoint>',
+        'allocation_candidates or resource_providers',
+        'allocation_candidates',
+      )
+      .option('-m, --microversion <version>', 'Placement microversion', MAX_MICROVERSION),
+    'list',
+  ).action(
+    (
+      text: string,
+      opts: OutputOptionValues & { inventory: string; endpoint: string; microversion: string },
+    ) => {
+      const store = loadStore(io, opts.inventory);
+      const split = splitQuery(text);
+      const endpoint = split.endpoint ?? endpointOf(opts.endpoint);
+      const version = microversionOf(opts.microversion);
+      const request = parsePlacementQuery(endpoint, split.query, version);
+      const fmt = {
+        format: opts.format,
+        ...(opts.column ? { columns: opts.column } : {}),
+        ...(opts.noindent ? { noindent: true } : {}),
+      };
+      if (request.endpoint === 'resource_providers') {
+        const body = renderProviderList(listResourceProviders(store, request), version);
+        if (opts.format === 'json' && !opts.column)
+          return print(io, JSON.stringify(body, null, opts.noindent ? undefined : 2));
+        const rows = body.resource_providers.map((p) => ({
+          uuid: p.uuid,
+          name: p.name,
+          generation: p.generation,
+          root_provider_uuid: p.root_provider_uuid ?? null,
+          parent_provider_uuid: p.parent_provider_uuid ?? null,
+        }));
+        return print(
+          io,
+          formatList(rows, ['uuid', 'name', 'generation', 'root_provider_uuid', 'parent_provider_uuid'], fmt),
+        );
+      }
+      const result = findAllocationCandidates(store, request);
+      if (opts.format === 'json' && !opts.column) {
+        return print(
+          io,
+          JSON.stringify(renderCandidates(result, version), null, opts.noindent ? undefined : 2),
+        );
+      }
+      const rows = result.candidates.map((c, i) => ({
+        '#': i + 1,
+        allocations: [...c.allocations]
+          .map(([p, inner]) => `${p.name}: ${[...inner].map(([rc, n]) => `${rc}=${n}`).join(',')}`)
+          .join('; '),
+        mappings: [...c.mappings]
+          .map(([s, set]) => `${s || '(unsuffixed)'}=${[...set].map((p) => p.name).join(',')}`)
+          .join('; '),
+        anchor: c.anchor.name,
+      }));
+      print(io, formatList(rows, ['#', 'allocations', 'mappings', 'anchor'], fmt));
+    },
+  );
+
+  program
+    .command('from-flavor')
+    .description('Build the allocation-candidates query Nova would send for a flavor.')
+    .option(
+      '--flavor <file>',
+      'flavor as YAML/JSON: vcpus, memory_mb, root_gb, ephemeral_gb, swap, extra_specs',
+    )
+    .option('--vcpus <n>', 'vCPUs', toInt)
+    .option('--ram <mb>', 'memory in MiB', toInt)
+    .option('--disk <gb>', 'root disk in GiB', toInt)
+    .option('--ephemeral <gb>', 'ephemeral disk in GiB', toInt)
+    .option('--swap <mb>', 'swap in MiB', toInt)
+    .option('-p, --property <key=value>', 'an extra spec (repeatable)', collect, [])
+    .option('--aggregates <file>', 'aggregates with metadata: [{uuid, metadata: {k: v}}]')
+    .option('--required-member-prefix <prefix>', 'e.g. reservation:')
+    .option('--default-forbidden-prefix <prefix>', 'e.g. reservation: (repeatable)', collect, [])
+    .option('--isolate-aggregates', "Nova's enable_isolated_aggregate_filtering")
+    .option('--limit <n>', 'limit (default 1000; 0 for none)', toInt)
+    .option('-m, --microversion <version>', 'Placement microversion', MAX_MICROVERSION)
+    .option('--json', 'print the typed request and warnings as JSON')
+    .action(
+      (opts: {
+        flavor?: string;
+        vcpus?: number;
+        ram?: number;
+        disk?: number;
+        ephemeral?: number;
+        swap?: number;
+        property: string[];
+        aggregates?: string;
+        requiredMemberPrefix?: string;
+        defaultForbiddenPrefix: string[];
+        isolateAggregates?: boolean;
+        limit?: number;
+        microversion: string;
+        json?: boolean;
+      }) => {
+        const base = opts.flavor
+          ? (parseDocument(readText(io, opts.flavor), { filename: opts.flavor }).value as Record<
+              string,
+              unknown
+            >)
+          : {};
+        const extra: Record<string, string> = { ...((base.extra_specs as Record<string, string>) ?? {}) };
+        for (const p of opts.property) {
+          const i = p.indexOf('=');
+          if (i <= 0)
+            usage(`--property expects key=value, got ${p}`, 'for example --property resources:VCPU=2');
+          extra[p.slice(0, i)] = p.slice(i + 1);
+        }
+        const flavor = {
+          ...base,
+          ...(opts.vcpus !== undefined ? { vcpus: opts.vcpus } : {}),
+          ...(opts.ram !== undefined ? { memory_mb: opts.ram } : {}),
+          ...(opts.disk !== undefined ? { root_gb: opts.disk } : {}),
+          ...(opts.ephemeral !== undefined ? { ephemeral_gb: opts.ephemeral } : {}),
+          ...(opts.swap !== undefined ? { swap: opts.swap } : {}),
+          extra_specs: extra,
+        };
+        let aggregates: AggregateInfo[] = [];
+        if (opts.aggregates) {
+          const doc = parseDocument(readText(io, opts.aggregates), { filename: opts.aggregates });
+          const r = AggregatesFileSchema.safeParse(doc.value);
+          if (!r.success) usage(`${opts.aggregates} must be a list of {uuid, metadata}`);
+          aggregates = r.data;
+        }
+        const { request, diagnostics } = flavorToRequest(flavor as never, {
+          microversion: microversionOf(opts.microversion),
+          aggregates,
+          ...(opts.requiredMemberPrefix ? { requiredMemberPrefix: opts.requiredMemberPrefix } : {}),
+          defaultForbiddenMemberPrefixes: opts.defaultForbiddenPrefix,
+          isolateAggregates: Boolean(opts.isolateAggregates),
+          ...(opts.limit !== undefined ? { limit: opts.limit === 0 ? null : opts.limit } : {}),
+        });
+        if (opts.json)
+          print(
+            io,
+            JSON.stringify({ request, query: serializePlacementQuery(request), diagnostics }, null, 2),
+          );
+        else {
+          for (const d of diagnostics) io.stderr.write(`warning: ${d.message} (${d.path})\n`);
+          print(io, `/allocation_candidates?${serializePlacementQuery(request)}`);
+        }
+      },
+    );
+
+  program
+    .command('serve')
+    .description('Serve a Placement-compatible API from memory.')
+    .option('-i, --inventory <file>', 'inventory file to start from')
+    .option('--port <n>', 'TCP port (0 picks a free one)', toInt, 8778)
+    .option('--host <host>', 'interface to bind', '127.0.0.1')
+    .option('--auth <mode>', 'none, or noauth2 (require X-Auth-Token like Placement)', 'none')
+    .option('--prefix <path>', 'mount the API under this path, such as /placement', '')
+    .action(
+      async (opts: { inventory?: string; port: number; host: string; auth: string; prefix: string }) => {
+        if (opts.auth !== 'none' && opts.auth !== 'noauth2')
+          usage(`--auth must be none or noauth2, not ${opts.auth}`);
+        const store = loadStore(io, opts.inventory);
+        const handler = createPlacementHandler({
+          store,
+          auth: opts.auth as 'none' | 'noauth2',
+          prefix: opts.prefix,
+        });
+        const server = await startServer(handler, {
+          port: opts.port,
+          host: opts.host,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+        io.stderr.write(
+          `Placement API (microversions 1.0-${MAX_MICROVERSION}) on ${server.url}${opts.prefix} with ${store.providerCount} providers\n`,
+        );
+        options.onListening?.(server.url);
+        await new Promise<void>((done) => {
+          const stop = () => void server.close().then(done);
+          options.signal?.addEventListener('abort', stop, { once: true });
+          if (!options.signal) {
+            process.once('SIGINT', stop);
+            process.once('SIGTERM', stop);
+          }
+        });
+      },
+    );
+
+  program
+    .command('load')
+    .description("Load an inventory file into any Placement (ours or OpenStack's) through its REST API.")
+    .requiredOption('-i, --inventory <file>', 'inventory file')
+    .requiredOption('--url <url>', 'Placement endpoint, such as http://127.0.0.1:8778')
+    .option('--token <token>', 'X-Auth-Token to send', 'admin')
+    .action(async (opts: { inventory: string; url: string; token: string }) => {
+      const { inventory } = loadInventory(readText(io, opts.inventory), { filename: opts.inventory });
+      const doFetch = options.fetch ?? fetch;
+      const base = opts.url.replace(/\/+$/, '');
+      const steps = inventoryPlan(inventory);
+      await applyPlan(async (method, path, body) => {
+        const r = await doFetch(`${base}${path}`, {
+          method,
+          headers: {
+            'x-auth-token': opts.token,
+            'openstack-api-version': 'placement 1.39',
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        });
+        const text = await r.text();
+        return { status: r.status, body: text ? JSON.parse(text) : null };
+      }, steps).catch((e: unknown) => {
+        if (isStackspecError(e)) throw e;
+        const message = `Loading failed: ${(e as Error).message}`;
+        throw new ValidationError(message, {
+          code: 'placement-query/load-failed',
+          diagnostics: [createDiagnostic({ code: 'placement-query/load-failed', message })],
+        });
+      });
+      print(
+        io,
+        `Loaded ${inventory.providers.length} providers and ${inventory.consumers.length} consumers in ${steps.length} requests.`,
+      );
+    });
+
+  await program.parseAsync([...argv], { from: 'user' });
+  return EXIT.ok;
+
+  function microversionOf(v: string): string {
+    if (v === 'latest') return MAX_MICROVERSION;
+    if (!/^1\.(?:[0-9]|[1-2][0-9]|3[0-9])$/.test(v))
+      usage(`Microversion ${v} is not one Placement serves (1.0 to ${MAX_MICROVERSION}).`);
+    return v;
+  }
+}
+
+function toInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) usage(`Expected a non-negative integer, got ${value}`);
+  return n;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
