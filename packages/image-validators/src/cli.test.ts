@@ -162,6 +162,36 @@ describe('stackspec-image validate', () => {
     }
   });
 
+  it('warns about undeclared arguments and spec warnings on stderr', async () => {
+    const dir = specDir();
+    writeFileSync(
+      join(dir, 'image.yaml'),
+      `extra: 1\n${'arguments:\n  java_distro: {default: openjdk}\n'}validators: []\n`,
+    );
+    const r = await cli('validate', join(dir, 'image.yaml'), '--dry-run', '--arg', 'java_distr=x');
+    expect(r.code).toBe(0);
+    expect(r.err).toContain("The spec declares no argument 'java_distr', so --arg java_distr is ignored.");
+    expect(r.err).toContain('Did you mean java_distro?');
+    expect(r.err).toContain("The top-level key 'extra' is not used");
+  });
+
+  it('picks the Red Hat installer', async () => {
+    const spec = join(specDir(), 'image.yaml');
+    const r = await cli(
+      'validate',
+      spec,
+      '--dry-run',
+      '--distro',
+      'centos',
+      '--reconcile',
+      '--installer',
+      'dnf',
+    );
+    expect(r.out).toContain('$ dnf install -y java-1.8.0-openjdk');
+    const auto = await cli('validate', spec, '--dry-run', '--distro', 'centos', '--reconcile');
+    expect(auto.out).toContain('$ if command -v dnf');
+  });
+
   it('reports a failed argument check as a validation failure', async () => {
     const r = await cli('validate', join(specDir(), 'image.yaml'), '--dry-run', '--arg', 'java_distro=ibm');
     expect(r.code).toBe(1);

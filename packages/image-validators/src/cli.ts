@@ -1,14 +1,24 @@
 import { userInfo } from 'node:os';
-import { type CliIO, createColors, createProgram, createProgress, EXIT, usage } from '@stackspec/core/cli';
+import { didYouMean, suggest } from '@stackspec/core';
+import {
+  type CliIO,
+  createColors,
+  createProgram,
+  createProgress,
+  EXIT,
+  formatDiagnostics,
+  stderrColors,
+  usage,
+} from '@stackspec/core/cli';
 import { Option } from 'commander';
 import { createChrootRemote } from './adapters/chroot.js';
 import { createDryRunRemote } from './adapters/dry-run.js';
 import { createLocalRemote } from './adapters/local.js';
-import type { CommandStyle } from './commands.js';
+import type { CommandStyle, RedhatInstaller } from './commands.js';
 import { explainImageSpec, formatExplainedSpec } from './explain.js';
 import { loadImageSpec } from './load.js';
 import type { Remote } from './remote.js';
-import type { ValidatorNode } from './spec.js';
+import type { ImageSpec, ValidatorNode } from './spec.js';
 import { createSshRemote } from './ssh.js';
 import {
   type CommandRecord,
@@ -34,6 +44,7 @@ interface ValidateFlags {
   distro?: string;
   format: 'text' | 'json';
   mode: CommandStyle;
+  installer: RedhatInstaller;
   resourceRoot: string[];
   timeout?: string;
   verbose?: boolean;
@@ -161,6 +172,11 @@ export async function runImageCli(argv: readonly string[], io: CliIO): Promise<n
     .option('--verbose', 'show the commands of every validator')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .addOption(
+      new Option('--installer <tool>', 'Red Hat family installer in batched mode')
+        .choices(['auto', 'yum', 'dnf'])
+        .default('auto'),
+    )
+    .addOption(
       new Option('--mode <mode>', "batched (fewer round trips) or sahara (Sahara's exact commands)")
         .choices(['batched', 'sahara'])
         .default('batched'),
@@ -174,6 +190,7 @@ export async function runImageCli(argv: readonly string[], io: CliIO): Promise<n
         specPath,
         flags.resourceRoot.length ? { resourceRoots: flags.resourceRoot, baseDir: io.cwd } : {},
       );
+      warnAbout(spec, args, io);
       const picked = pickRemote(flags, io);
       let remote = picked.remote;
       let target = picked.target;
@@ -230,6 +247,7 @@ export async function runImageCli(argv: readonly string[], io: CliIO): Promise<n
           arguments: args,
           env,
           mode: flags.mode,
+          redhatInstaller: flags.installer,
           onProgress: (e) => {
             if (e.type === 'start') {
               progress.done();
@@ -270,6 +288,7 @@ export async function runImageCli(argv: readonly string[], io: CliIO): Promise<n
         specPath,
         flags.resourceRoot.length ? { resourceRoots: flags.resourceRoot, baseDir: io.cwd } : {},
       );
+      warnAbout(spec, {}, io);
       const explained = explainImageSpec(spec);
       io.stdout.write(
         flags.format === 'json'
@@ -280,6 +299,28 @@ export async function runImageCli(argv: readonly string[], io: CliIO): Promise<n
 
   await program.parseAsync([...argv], { from: 'user' });
   return exitCode;
+}
+
+/** Spec warnings, and --arg names the spec does not declare (Sahara drops them silently). */
+function warnAbout(spec: ImageSpec, args: Record<string, string>, io: CliIO): void {
+  const declared = spec.arguments.map((a) => a.name);
+  const warnings = [...spec.warnings];
+  for (const name of Object.keys(args)) {
+    if (declared.includes(name)) continue;
+    const hint = didYouMean(suggest(name, declared));
+    warnings.push({
+      code: 'cli/undeclared-argument',
+      severity: 'warning',
+      message: `The spec declares no argument '${name}', so --arg ${name} is ignored.`,
+      path: '/arguments',
+      ...(spec.file ? { file: spec.file } : {}),
+      hint:
+        hint ??
+        (declared.length ? `Declared arguments: ${declared.join(', ')}.` : 'The spec declares no arguments.'),
+    });
+  }
+  if (warnings.length)
+    io.stderr.write(`${formatDiagnostics(warnings, { colors: stderrColors(io), summary: false })}\n`);
 }
 
 function collectPackages(nodes: readonly ValidatorNode[], out = new Set<string>()): Set<string> {

@@ -30,6 +30,15 @@ describe('package commands', () => {
       'DEBIAN_FRONTEND=noninteractive apt-get -y install nfs-utils lzo=2.0',
     );
     expect(installCommand(pkgs, 'redhat', 'batched', 'dnf')).toBe('dnf install -y nfs-utils lzo-2.0');
+    const auto = installCommand(pkgs, 'redhat', 'batched', 'auto');
+    expect(auto).toBe(
+      'if command -v dnf >/dev/null 2>&1; then dnf install -y nfs-utils lzo-2.0; else yum install -y nfs-utils lzo-2.0; fi',
+    );
+    expect(parsePackageCommand(auto)).toEqual({
+      kind: 'install',
+      family: 'redhat',
+      packages: ['nfs-utils', 'lzo-2.0'],
+    });
     expect(checkCommand([{ name: 'a' }], 'debian', 'batched')).toBe('dpkg -s a');
     // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format syntax.
     expect(checkCommand(pkgs, 'debian', 'batched')).toContain("dpkg-query -W -f='${Status} ${Version}' lzo");

@@ -7,8 +7,11 @@ export type CommandStyle = 'batched' | 'sahara';
 /** Package tool families the `package` validator knows. */
 export type PackageFamily = 'debian' | 'redhat';
 
-/** Installer used for the Red Hat family. Sahara always used `yum`. */
-export type RedhatInstaller = 'yum' | 'dnf';
+/**
+ * Installer used for the Red Hat family. Sahara always used `yum`; `auto`
+ * uses `dnf` where it exists and `yum` elsewhere, in the same command.
+ */
+export type RedhatInstaller = 'yum' | 'dnf' | 'auto';
 
 /** Extracts a batch of copy_script files sent on stdin; replaces symlinks rather than following them. */
 export const TAR_COMMAND = 'tar -x -m -f - -C /';
@@ -64,8 +67,13 @@ export function installCommand(
   redhatInstaller: RedhatInstaller = 'yum',
 ): string {
   const list = words(packages.map((p) => packageWord(p, family, style)));
-  if (family === 'redhat')
-    return `${style === 'sahara' ? 'yum' : redhatInstaller} install -y ${list}`.trimEnd();
+  if (family === 'redhat') {
+    const tool = style === 'sahara' ? 'yum' : redhatInstaller;
+    if (tool === 'auto') {
+      return `if command -v dnf >/dev/null 2>&1; then dnf install -y ${list}; else yum install -y ${list}; fi`;
+    }
+    return `${tool} install -y ${list}`.trimEnd();
+  }
   return `DEBIAN_FRONTEND=noninteractive apt-get -y install ${list}`.trimEnd();
 }
 
@@ -183,6 +191,11 @@ export function parsePackageCommand(command: string): ParsedPackageCommand | und
   if (command === apt || command.startsWith(`${apt} `)) {
     return { kind: 'install', family: 'debian', packages: splitWords(command.slice(apt.length)) };
   }
+  const auto =
+    /^if command -v dnf >\/dev\/null 2>&1; then dnf install -y (.*); else yum install -y \1; fi$/.exec(
+      command,
+    );
+  if (auto) return { kind: 'install', family: 'redhat', packages: splitWords(auto[1] ?? '') };
   const rh = /^(yum|dnf) install -y( |$)/.exec(command);
   if (rh) return { kind: 'install', family: 'redhat', packages: splitWords(command.slice(rh[0].length)) };
   const conditions = command.split(/; | && /).filter((c) => c !== `echo ${BATCH_DONE}`);

@@ -51,7 +51,7 @@ export interface ValidateImageOptions {
   mode?: CommandStyle;
   /** Distribution → family entries added to (and overriding) the built-in map. */
   families?: Readonly<Record<string, string>>;
-  /** Red Hat family installer in batched mode; default `yum`. */
+  /** Red Hat family installer in batched mode; default `auto` (dnf where present, else yum). */
   redhatInstaller?: RedhatInstaller;
   /** Directory for script files on the machine; default `/tmp`. */
   tempDir?: string;
@@ -755,7 +755,7 @@ export async function validateImage(
       ...(mode === 'sahara' ? SAHARA_DISTRO_FAMILIES : DISTRO_FAMILIES),
       ...(options.families ?? {}),
     },
-    redhatInstaller: options.redhatInstaller ?? 'yum',
+    redhatInstaller: options.redhatInstaller ?? 'auto',
     tempDir: options.tempDir ?? '/tmp',
     uuid: options.uuid ?? randomUUID,
     maxOutput: options.maxOutputChars ?? 65536,
