@@ -59,6 +59,8 @@ export type {
 export { mergeEnvironments } from './merge.js';
 export type { PathOptions } from './paths.js';
 export { resolveReference } from './paths.js';
+export type { Implementation, LookupOptions, LookupResult } from './registry.js';
+export { effectiveEntries, lookupResourceType } from './registry.js';
 export type {
   CandidateVerdict,
   ReadTemplate,

@@ -130,6 +130,15 @@ describe('resolveEnvironment', () => {
     expect(r.diagnostics[0]?.message).toContain('EACCES: permission denied');
   });
 
+  it('drops a list that a later null wildcard removes, and keeps the output loadable', async () => {
+    const r = await resolveEnvironment(
+      [env('resource_registry:\n  OS::X::A: [../plain.yaml]\n  OS::X::*: null\n  OS::Y: ../plain.yaml\n')],
+      { readTemplate, root: 'tht' },
+    );
+    expect(r.choices).toEqual({});
+    expect(r.environment).toEqual({ resource_registry: { 'OS::X::*': null, 'OS::Y': 'plain.yaml' } });
+  });
+
   it('chooses the only candidate when nothing is required', async () => {
     const r = await resolveEnvironment([env('resource_registry:\n  OS::A: [../plain.yaml]\n')], {
       readTemplate,

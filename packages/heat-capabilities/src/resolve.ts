@@ -4,6 +4,7 @@ import { type HeatEnvironment, isTemplateName, pointerSegment, type RegistryEntr
 import { isMapping } from './load.js';
 import { type MergeEnvironmentsOptions, mergeEnvironments } from './merge.js';
 import { isUrl, relativeTo } from './paths.js';
+import { effectiveEntries } from './registry.js';
 import { type ParseTemplateOptions, safeParseTemplate } from './template.js';
 
 /** Reads a template by the path the registry resolved to; `undefined` or a throw means it cannot be read. */
@@ -141,7 +142,8 @@ export async function resolveEnvironment(
     return hit;
   };
 
-  const lists = merged.environment.registry
+  // A null wildcard loaded after a list removes it, as it would in Heat.
+  const lists = (effectiveEntries(merged.environment.registry) as (RegistryEntry & { origin: number })[])
     .filter(
       (e): e is RegistryEntry & { origin: number; candidates: NonNullable<RegistryEntry['candidates']> } =>
         Boolean(e.kind === 'candidates' && e.candidates),
@@ -294,8 +296,9 @@ function plainEnvironment(
     }
     const registry: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
-      if (listTypes.has(key) && Array.isArray(v)) {
-        if (key in chosen) registry[key] = chosen[key];
+      // Heat cannot load a list at all, so none may remain, resolved or not.
+      if (Array.isArray(v)) {
+        if (listTypes.has(key) && key in chosen) registry[key] = chosen[key];
         continue;
       }
       registry[key] = v;
