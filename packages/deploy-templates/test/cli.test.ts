@@ -350,3 +350,56 @@ describe('stackspec-baremetal serve', () => {
     expect(await runBaremetalCli(['serve', '--port', 'x'], fake)).toBe(2);
   });
 });
+
+describe('the spec’s two flavors from the command line', () => {
+  it('creates the four templates from files and plans both flavors', async () => {
+    const fixtures = join(import.meta.dirname, '..', 'src', 'fixtures', 'flavors');
+    const files = {
+      CUSTOM_BM_CONFIG_RAID_DISK_MIRROR: 'raid-mirror.yaml',
+      CUSTOM_BM_CONFIG_RAID_DISK_STRIPE: 'raid-stripe.yaml',
+      CUSTOM_BM_CONFIG_BIOS_VMX_ON: 'vmx-on.yaml',
+      CUSTOM_BM_CONFIG_BIOS_VMX_OFF: 'vmx-off.yaml',
+    };
+    for (const [name, file] of Object.entries(files)) {
+      expect((await run(['deploy', 'template', 'create', name, '--steps', join(fixtures, file)])).code).toBe(
+        0,
+      );
+    }
+    const plan = async (traits: string) =>
+      JSON.parse(
+        (
+          await run([
+            'deploy',
+            'template',
+            'plan',
+            '--driver-steps',
+            join(fixtures, 'driver-steps.yaml'),
+            '--instance-traits',
+            traits,
+            '-f',
+            'json',
+            '-c',
+            'step',
+            '-c',
+            'args',
+          ])
+        ).stdout,
+      ) as { step: string; args: Record<string, unknown> }[];
+    const mirror = await plan(
+      'CUSTOM_CLASS_A,CUSTOM_BM_CONFIG_BIOS_VMX_ON,CUSTOM_BM_CONFIG_RAID_DISK_MIRROR',
+    );
+    expect(mirror.map((s) => s.step)).toEqual([
+      'apply_configuration',
+      'deploy',
+      'write_image',
+      'create_configuration',
+    ]);
+    expect(mirror[0]?.args).toEqual({ settings: [{ name: 'ProcVirtualization', value: 'Enabled' }] });
+    expect(mirror[3]?.args).toMatchObject({ logical_disks: [{ raid_level: '1' }] });
+    const stripe = await plan(
+      'CUSTOM_CLASS_A,CUSTOM_BM_CONFIG_BIOS_VMX_OFF,CUSTOM_BM_CONFIG_RAID_DISK_STRIPE',
+    );
+    expect(stripe[0]?.args).toEqual({ settings: [{ name: 'ProcVirtualization', value: 'Disabled' }] });
+    expect(stripe[3]?.args).toMatchObject({ logical_disks: [{ raid_level: '0' }] });
+  });
+});

@@ -99,11 +99,32 @@ function timestamp(clock: () => Date, injected: boolean): string {
   return `${base}.${String(micros % 1_000_000).padStart(6, '0')}`;
 }
 
+const TS = `'YYYY-MM-DD"T"HH24:MI:SS.US'`;
+
+// One round trip per read: the steps come along as a JSON array (args kept
+// as the stored JSON text, so key order survives).
 const SELECT_TEMPLATE = (s: string) => `
   SELECT t.id, t.uuid, t.name, t.extra, t.version,
-         to_char(t.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.US') AS created_at,
-         to_char(t.updated_at, 'YYYY-MM-DD"T"HH24:MI:SS.US') AS updated_at
+         to_char(t.created_at, ${TS}) AS created_at,
+         to_char(t.updated_at, ${TS}) AS updated_at,
+         COALESCE((SELECT json_agg(json_build_object('interface', st.interface, 'step', st.step,
+                                                     'args', st.args::json, 'priority', st.priority) ORDER BY st.id)
+                   FROM ${s}.deploy_template_steps st WHERE st.deploy_template_id = t.id), '[]'::json)::text AS steps
   FROM ${s}.deploy_templates t`;
+
+// Inserts the steps passed as a JSON array parameter, in order.
+const INSERT_STEPS = (
+  s: string,
+  idExpr: string,
+  stepsParam: string,
+  versionParam: string,
+  atParam: string,
+) => `
+  INSERT INTO ${s}.deploy_template_steps (deploy_template_id, interface, step, args, priority, version, created_at)
+  SELECT ${idExpr}, e.value->>'interface', e.value->>'step', e.value->>'args', (e.value->>'priority')::int,
+         ${versionParam}, ${atParam}::timestamp
+  FROM json_array_elements(${stepsParam}::json) WITH ORDINALITY AS e(value, ord)
+  ORDER BY e.ord`;
 
 interface TemplateRow {
   id: number;
@@ -113,14 +134,31 @@ interface TemplateRow {
   version: string | null;
   created_at: string;
   updated_at: string | null;
+  steps?: string;
 }
 
-interface StepRow {
-  deploy_template_id: number;
-  interface: string;
-  step: string;
-  args: string;
-  priority: number;
+function stepsParam(steps: readonly DeployStep[]): string {
+  return JSON.stringify(
+    steps.map((st) => ({
+      interface: st.interface,
+      step: st.step,
+      args: JSON.stringify(st.args),
+      priority: st.priority,
+    })),
+  );
+}
+
+function toTemplate(r: TemplateRow, steps?: DeployStep[]): StoredTemplate {
+  return {
+    id: Number(r.id),
+    uuid: r.uuid,
+    name: r.name,
+    steps: steps ?? (JSON.parse(r.steps ?? '[]') as DeployStep[]),
+    extra: r.extra ? (JSON.parse(r.extra) as Record<string, unknown>) : {},
+    version: r.version ?? OBJECT_VERSION,
+    created_at: `${r.created_at}+00:00`,
+    updated_at: r.updated_at ? `${r.updated_at}+00:00` : null,
+  };
 }
 
 function conflictFrom(
@@ -196,66 +234,13 @@ export function createSqlStore(driver: SqlDriver, options: SqlStoreOptions = {})
     return ready;
   }
 
-  async function hydrate(db: SqlExecutor, rows: TemplateRow[]): Promise<StoredTemplate[]> {
-    if (!rows.length) return [];
-    const ids = rows.map((r) => r.id);
-    const { rows: stepRows } = await db.query<StepRow>(
-      `SELECT deploy_template_id, interface, step, args, priority FROM ${schema}.deploy_template_steps WHERE deploy_template_id = ANY($1::int[]) ORDER BY id`,
-      [ids],
-    );
-    const byTemplate = new Map<number, DeployStep[]>();
-    for (const s of stepRows) {
-      const list = byTemplate.get(s.deploy_template_id) ?? [];
-      list.push({
-        interface: s.interface,
-        step: s.step,
-        args: JSON.parse(s.args),
-        priority: Number(s.priority),
-      });
-      byTemplate.set(s.deploy_template_id, list);
-    }
-    return rows.map((r) => ({
-      id: Number(r.id),
-      uuid: r.uuid,
-      name: r.name,
-      steps: byTemplate.get(r.id) ?? [],
-      extra: r.extra ? (JSON.parse(r.extra) as Record<string, unknown>) : {},
-      version: r.version ?? OBJECT_VERSION,
-      created_at: `${r.created_at}+00:00`,
-      updated_at: r.updated_at ? `${r.updated_at}+00:00` : null,
-    }));
-  }
-
-  async function insertSteps(
-    tx: SqlExecutor,
-    id: number,
-    steps: readonly DeployStep[],
-    at: string,
-  ): Promise<void> {
-    if (!steps.length) return;
-    const values: unknown[] = [];
-    const tuples = steps.map((s, i) => {
-      values.push(id, s.interface, s.step, JSON.stringify(s.args), s.priority, OBJECT_VERSION, at);
-      const b = i * 7;
-      return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7})`;
-    });
-    await tx.query(
-      `INSERT INTO ${schema}.deploy_template_steps (deploy_template_id, interface, step, args, priority, version, created_at) VALUES ${tuples.join(', ')}`,
-      values,
-    );
-  }
-
   async function selectOne(
     db: SqlExecutor,
     where: string,
     param: unknown,
-    lock = false,
   ): Promise<StoredTemplate | undefined> {
-    const { rows } = await db.query<TemplateRow>(
-      `${SELECT_TEMPLATE(schema)} WHERE ${where}${lock ? ' FOR UPDATE' : ''}`,
-      [param],
-    );
-    return (await hydrate(db, rows))[0];
+    const { rows } = await db.query<TemplateRow>(`${SELECT_TEMPLATE(schema)} WHERE ${where}`, [param]);
+    return rows[0] ? toTemplate(rows[0]) : undefined;
   }
 
   async function guarded<T>(fn: () => Promise<T>, names: { name?: string; uuid?: string } = {}): Promise<T> {
@@ -273,22 +258,29 @@ export function createSqlStore(driver: SqlDriver, options: SqlStoreOptions = {})
 
   return {
     create(template: NewTemplate) {
-      return guarded(
-        () =>
-          driver.transaction(async (tx) => {
-            const at = now();
-            const { rows } = await tx.query<{ id: number }>(
-              `INSERT INTO ${schema}.deploy_templates (uuid, name, extra, version, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-              [template.uuid, template.name, JSON.stringify(template.extra ?? {}), OBJECT_VERSION, at],
-            );
-            const id = Number(rows[0]?.id);
-            await insertSteps(tx, id, template.steps, at);
-            const created = await selectOne(tx, 't.id = $1', id);
-            if (!created) throw new Error('the new template vanished inside its own transaction');
-            return created;
-          }),
-        template,
-      );
+      // A single statement: atomic without an explicit transaction.
+      return guarded(async () => {
+        const at = now();
+        const { rows } = await driver.query<TemplateRow>(
+          `WITH t AS (
+             INSERT INTO ${schema}.deploy_templates (uuid, name, extra, version, created_at)
+             VALUES ($1, $2, $3, $4, $5::timestamp) RETURNING *
+           ), s AS (${INSERT_STEPS(schema, 't.id', '$6', '$4', '$5').replace('FROM json_array_elements', 'FROM t, json_array_elements')})
+           SELECT t.id, t.uuid, t.name, t.extra, t.version, to_char(t.created_at, ${TS}) AS created_at,
+                  to_char(t.updated_at, ${TS}) AS updated_at FROM t`,
+          [
+            template.uuid,
+            template.name,
+            JSON.stringify(template.extra ?? {}),
+            OBJECT_VERSION,
+            at,
+            stepsParam(template.steps),
+          ],
+        );
+        const row = rows[0];
+        if (!row) throw new Error('the insert returned no row');
+        return toTemplate(row, structuredClone(template.steps));
+      }, template);
     },
 
     getByUuid(uuid: string) {
@@ -346,7 +338,7 @@ export function createSqlStore(driver: SqlDriver, options: SqlStoreOptions = {})
           sql += ` LIMIT $${params.length}`;
         }
         const { rows } = await driver.query<TemplateRow>(sql, params);
-        return hydrate(driver, rows);
+        return rows.map((r) => toTemplate(r));
       });
     },
 
@@ -357,7 +349,7 @@ export function createSqlStore(driver: SqlDriver, options: SqlStoreOptions = {})
           `${SELECT_TEMPLATE(schema)} WHERE t.name = ANY($1::text[]) ORDER BY t.id`,
           [[...names]],
         );
-        return hydrate(driver, rows);
+        return rows.map((r) => toTemplate(r));
       });
     },
 
@@ -366,7 +358,15 @@ export function createSqlStore(driver: SqlDriver, options: SqlStoreOptions = {})
       return guarded(
         () =>
           driver.transaction(async (tx) => {
-            const current = await selectOne(tx, 't.uuid = $1', uuid, true);
+            // Lock first, then read in a new statement: in READ COMMITTED a
+            // statement that waited for the lock still sees the steps of its
+            // old snapshot, which would lose a concurrent change.
+            const locked = await tx.query(
+              `SELECT id FROM ${schema}.deploy_templates WHERE uuid = $1 FOR UPDATE`,
+              [uuid],
+            );
+            if (!locked.rows.length) return undefined;
+            const current = await selectOne(tx, 't.uuid = $1', uuid);
             if (!current) return undefined;
             const changes = await change(current);
             attempted = changes;
@@ -388,19 +388,26 @@ export function createSqlStore(driver: SqlDriver, options: SqlStoreOptions = {})
             if (!sets.length && !stepsChanged) return current;
             const at = now();
             params.push(at);
-            sets.push(`updated_at = $${params.length}`);
+            const atParam = `$${params.length}`;
+            sets.push(`updated_at = ${atParam}::timestamp`);
             params.push(current.id);
-            await tx.query(
-              `UPDATE ${schema}.deploy_templates SET ${sets.join(', ')} WHERE id = $${params.length}`,
-              params,
-            );
+            const idParam = `$${params.length}`;
+            let sql = `WITH u AS (UPDATE ${schema}.deploy_templates SET ${sets.join(', ')} WHERE id = ${idParam}
+                       RETURNING id, uuid, name, extra, version, created_at, updated_at)`;
             if (stepsChanged && changes.steps) {
-              await tx.query(`DELETE FROM ${schema}.deploy_template_steps WHERE deploy_template_id = $1`, [
-                current.id,
-              ]);
-              await insertSteps(tx, current.id, changes.steps, at);
+              params.push(stepsParam(changes.steps), OBJECT_VERSION);
+              sql += `, d AS (DELETE FROM ${schema}.deploy_template_steps WHERE deploy_template_id = ${idParam}),
+                      i AS (${INSERT_STEPS(schema, `${idParam}::int`, `$${params.length - 1}`, `$${params.length}`, atParam)})`;
             }
-            return selectOne(tx, 't.id = $1', current.id);
+            sql += ` SELECT u.id, u.uuid, u.name, u.extra, u.version, to_char(u.created_at, ${TS}) AS created_at,
+                            to_char(u.updated_at, ${TS}) AS updated_at FROM u`;
+            const { rows } = await tx.query<TemplateRow>(sql, params);
+            const row = rows[0];
+            if (!row) throw new Error('the update returned no row');
+            return toTemplate(
+              row,
+              structuredClone(stepsChanged && changes.steps ? changes.steps : current.steps),
+            );
           }),
         {
           get name() {
@@ -411,19 +418,15 @@ export function createSqlStore(driver: SqlDriver, options: SqlStoreOptions = {})
     },
 
     delete(uuid: string) {
-      return guarded(() =>
-        driver.transaction(async (tx) => {
-          const { rows } = await tx.query<{ id: number }>(
-            `SELECT id FROM ${schema}.deploy_templates WHERE uuid = $1 FOR UPDATE`,
-            [uuid],
-          );
-          const id = rows[0]?.id;
-          if (id === undefined) return false;
-          await tx.query(`DELETE FROM ${schema}.deploy_template_steps WHERE deploy_template_id = $1`, [id]);
-          await tx.query(`DELETE FROM ${schema}.deploy_templates WHERE id = $1`, [id]);
-          return true;
-        }),
-      );
+      return guarded(async () => {
+        const { rows } = await driver.query<{ id: number }>(
+          `WITH t AS (SELECT id FROM ${schema}.deploy_templates WHERE uuid = $1 FOR UPDATE),
+                s AS (DELETE FROM ${schema}.deploy_template_steps WHERE deploy_template_id IN (SELECT id FROM t))
+           DELETE FROM ${schema}.deploy_templates WHERE id IN (SELECT id FROM t) RETURNING id`,
+          [uuid],
+        );
+        return rows.length > 0;
+      });
     },
 
     close() {

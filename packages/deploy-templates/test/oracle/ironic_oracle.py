@@ -92,11 +92,12 @@ class QuietHandler(simple_server.WSGIRequestHandler):
         pass
 
 
-class ThreadingServer(simple_server.WSGIServer):
-    pass
+class QueueingServer(simple_server.WSGIServer):
+    # One request at a time, but let many clients wait instead of being refused.
+    request_queue_size = 256
 
 
-server = simple_server.make_server('127.0.0.1', 0, app, server_class=ThreadingServer,
+server = simple_server.make_server('127.0.0.1', 0, app, server_class=QueueingServer,
                                    handler_class=QuietHandler)
 print('READY %d' % server.server_port, flush=True)
 server.serve_forever()
