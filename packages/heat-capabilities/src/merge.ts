@@ -315,10 +315,15 @@ export function mergeEnvironments(
       ? env.value.parameter_merge_strategies
       : {};
     try {
-      for (const section of ENVIRONMENT_SECTIONS) {
-        if (section === 'parameter_merge_strategies') continue;
+      // Sections merge in the order the file writes them, as Heat walks the parsed mapping.
+      for (const section of Object.keys(env.value)) {
+        if (
+          section === 'parameter_merge_strategies' ||
+          !(ENVIRONMENT_SECTIONS as readonly string[]).includes(section)
+        )
+          continue;
         const raw = env.value[section];
-        if (!(section in env.value) || raw === null) continue;
+        if (raw === null || raw === undefined) continue;
         if (strategy === 'client') {
           if (section === 'resource_registry') {
             const reg = resolvedRegistry(env);
