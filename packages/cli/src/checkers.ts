@@ -4,6 +4,7 @@ import { validateDeployTemplate } from '@stackspec/deploy-templates';
 import { type ValidationMode, validateExtraSpecs } from '@stackspec/extra-spec-validators';
 import { safeParseEnvironment, safeParseTemplate } from '@stackspec/heat-capabilities';
 import { checkImageSpec } from '@stackspec/image-validators';
+import { safeLoadInventory } from '@stackspec/placement-query';
 import type { Checker, Checkers, CheckInput } from './check.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -120,6 +121,8 @@ const checkHeatTemplate: Checker = ({ text, file }) =>
 const checkHeatEnvironment: Checker = ({ text, file }) =>
   safeParseEnvironment(text, { filename: file }).diagnostics;
 
+const checkInventory: Checker = ({ text, file }) => safeLoadInventory(text, { filename: file }).diagnostics;
+
 /** The checker of every kind, backed by the stackspec packages. */
 export function defaultCheckers(): Checkers {
   return {
@@ -128,6 +131,7 @@ export function defaultCheckers(): Checkers {
     'image-spec': checkImage,
     'heat-template': checkHeatTemplate,
     'heat-environment': checkHeatEnvironment,
+    'placement-inventory': checkInventory,
     'stackspec-config': () => [],
   };
 }

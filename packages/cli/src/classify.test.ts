@@ -14,7 +14,7 @@ describe('classifyDocument', () => {
     [[{ name: 'CUSTOM_X', steps: [] }], 'deploy-template'],
     [{ resource_registry: {}, parameter_defaults: {} }, 'heat-environment'],
     [{ requires: { deployment: 'puppet' } }, 'heat-environment'],
-    [{ resource_providers: [] }, 'placement-inventory'],
+    [{ providers: [{ name: 'cn1' }], aggregates: {} }, 'placement-inventory'],
   ])('recognises %j as %s', (value, kind) => {
     expect(classifyDocument(value, 'x.yaml')).toBe(kind);
   });

@@ -52,7 +52,7 @@ function looksLikeDeployTemplate(v: unknown): boolean {
  * reader would: `heat_template_version` makes a Heat template, a
  * `validators` list an image validation spec, `extra_specs` a flavor,
  * `name` plus `steps` a deploy template, only environment sections an
- * environment, `resource_providers` an inventory. Returns `undefined` for
+ * environment, a `providers` list an inventory. Returns `undefined` for
  * anything else (such files are listed as skipped, never as errors).
  */
 export function classifyDocument(value: unknown, file: string): ArtifactKind | undefined {
@@ -72,8 +72,12 @@ export function classifyDocument(value: unknown, file: string): ArtifactKind | u
   if (Array.isArray(value.deploy_templates) && value.deploy_templates.every(looksLikeDeployTemplate)) {
     return 'deploy-template';
   }
-  if (Array.isArray(value.resource_providers) || isObject(value.resource_providers))
+  if (
+    Array.isArray(value.providers) &&
+    value.providers.every((p) => isObject(p) && typeof p.name === 'string')
+  ) {
     return 'placement-inventory';
+  }
   const keys = Object.keys(value);
   if (keys.length && keys.every((k) => ENVIRONMENT_SECTIONS.has(k))) return 'heat-environment';
   return undefined;

@@ -32,7 +32,7 @@ describe('stackspec check', () => {
     const r = await run(['check', 'good']);
     expect(r.code).toBe(0);
     // The fixture tree holds a symbolic link loop: a warning, not a failure.
-    expect(r.out).toContain('⚠ 1 problem (0 errors, 1 warning) in 4 files');
+    expect(r.out).toContain('⚠ 1 problem (0 errors, 1 warning) in 5 files');
     expect(r.out).toContain('1 file(s) not checked');
   });
 
@@ -47,6 +47,7 @@ describe('stackspec check', () => {
     expect(r.out).toMatch(/bad\/template\.json:4:\d+ {2}error/);
     expect(r.out).toMatch(/bad\/broken\.yaml:\d+:\d+ {2}error .*\(yaml\/syntax\)/);
     expect(r.out).toMatch(/bad\/image\.yaml:3:\d+ {2}error/);
+    expect(r.out).toMatch(/bad\/inventory\.yaml:6:\d+ {2}error/);
     expect(r.out).toMatch(/✖ \d+ problems \(\d+ errors?, \d+ warnings?\)/);
   });
 
@@ -57,6 +58,7 @@ describe('stackspec check', () => {
     expect(r.out).toContain('good/template.yaml: Heat template');
     expect(r.out).toContain('good/env.yaml: Heat environment');
     expect(r.out).toContain('good/notes.yaml: not recognised');
+    expect(r.out).toContain('good/inventory.yaml: Placement inventory');
   });
 
   it('warns about a symbolic link loop instead of hanging', async () => {
