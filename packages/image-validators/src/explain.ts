@@ -1,4 +1,4 @@
-import { fromPyValue, pyRepr } from './py-value.js';
+import { fromPyValue, isPyFloat, type PyValue } from './py-value.js';
 import type { ImageSpec, ValidatorNode } from './spec.js';
 
 /** A validator as `explain` shows it: type, summary, place in the spec, and nested branches. */
@@ -25,6 +25,14 @@ export interface ExplainedSpec {
   validators: ExplainedValidator[];
   /** How many validators the spec holds, nested ones included. */
   count: number;
+}
+
+function pyTypeName(v: PyValue): string {
+  if (v === null) return 'null';
+  if (typeof v === 'boolean') return 'a boolean';
+  if (isPyFloat(v)) return 'a float';
+  if (typeof v === 'number') return 'an integer';
+  return Array.isArray(v) ? 'a list' : 'a mapping';
 }
 
 function summary(node: ValidatorNode): string {
@@ -68,7 +76,7 @@ function explainNode(node: ValidatorNode, counter: { n: number }): ExplainedVali
   if (node.kind === 'all' || node.kind === 'any') out.branches = [{ validators: list(node.validators) }];
   if (node.kind === 'os_case' || node.kind === 'argument_case') {
     out.branches = node.cases.map((c) => ({
-      label: typeof c.key === 'string' ? c.label : `${c.label} (${pyRepr(c.key)})`,
+      label: typeof c.key === 'string' ? c.label : `${c.label} (${pyTypeName(c.key)}, not text)`,
       ...(c.line ? { line: c.line } : {}),
       validators: list(c.validators),
     }));

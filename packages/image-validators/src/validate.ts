@@ -301,6 +301,23 @@ class Run {
     });
   }
 
+  // Like Sahara, os_case and package read the distribution from the variable map each
+  // time, so a script output or argument_set that rewrites `distro` takes effect.
+  currentDistro(): PyValue {
+    return this.vars.has('distro') ? (this.vars.get('distro') as PyValue) : this.distro;
+  }
+
+  currentFamily(): string | undefined {
+    const d = this.currentDistro();
+    return typeof d === 'string' ? familyOf(d, this.opts.families) : undefined;
+  }
+
+  distroMatches(): PyValue[] {
+    const d = this.currentDistro();
+    const f = this.currentFamily();
+    return f ? [d, f] : [d];
+  }
+
   // ---- tree ------------------------------------------------------------------------------------
 
   async list(nodes: readonly ValidatorNode[], reconcile: boolean, depth: number): Promise<void> {
@@ -392,9 +409,8 @@ class Run {
         await this.any(node, reconcile, depth);
         return 'passed';
       case 'os_case': {
-        const matches = new Set<string>([this.distro]);
-        if (this.family) matches.add(this.family);
-        const branch = node.cases.find((c) => typeof c.key === 'string' && matches.has(c.key));
+        const matches = this.distroMatches();
+        const branch = node.cases.find((c) => matches.some((m) => pyEquals(c.key, m)));
         if (!branch) return 'skipped';
         await this.list(branch.validators, reconcile, depth + 1);
         return 'passed';
@@ -457,12 +473,12 @@ class Run {
   // ---- packages --------------------------------------------------------------------------------
 
   packageFamily(node: PackageNode): PackageFamily {
-    const family = this.family;
+    const family = this.currentFamily();
     if (family !== 'debian' && family !== 'redhat') {
       throw this.failAt(
         node,
         'image/unknown-distro',
-        `Packages cannot be checked on '${this.distro}': its package family is not known.`,
+        `Packages cannot be checked on '${pyStr(this.currentDistro())}': its package family is not known.`,
         'Unknown distro: cannot verify or install packages.',
       );
     }
@@ -542,7 +558,7 @@ class Run {
   /** Packages of every `package` validator the run can still reach with today's distro and variables. */
   reachablePackages(): PackageRef[] {
     const out: PackageRef[] = [];
-    const matches = new Set<string>([this.distro, ...(this.family ? [this.family] : [])]);
+    const matches = this.distroMatches();
     const walk = (nodes: readonly ValidatorNode[]) => {
       for (const n of nodes) {
         switch (n.kind) {
@@ -554,7 +570,7 @@ class Run {
             walk(n.validators);
             break;
           case 'os_case': {
-            const b = n.cases.find((c) => typeof c.key === 'string' && matches.has(c.key));
+            const b = n.cases.find((c) => matches.some((m) => pyEquals(c.key, m)));
             if (b) walk(b.validators);
             break;
           }
@@ -625,10 +641,15 @@ class Run {
     reconcile: boolean,
     depth: number,
   ): Promise<ValidatorResult['status']> {
+    const run = this;
     const ctx: ValidatorRunContext = {
       reconcile,
-      distro: this.distro,
-      family: this.family,
+      get distro() {
+        return pyStr(run.currentDistro());
+      },
+      get family() {
+        return run.currentFamily();
+      },
       variables: this.vars,
       exec: async (command, options) => {
         const r = await this.exec(command, 'custom', options);

@@ -227,7 +227,14 @@ describe.runIf(oracleAvailable('sahara', ['sahara.plugins.images']))('conformanc
       const mine = ours.get(s.id);
       const theirKind = !theirs
         ? 'ok'
-        : ['ImageValidationSpecificationError', 'ValidationError'].includes(theirs.class)
+        : [
+              'ImageValidationSpecificationError',
+              'ValidationError',
+              'ParserError',
+              'ScannerError',
+              'ComposerError',
+              'ConstructorError',
+            ].includes(theirs.class)
           ? 'spec'
           : 'crash';
       const myKind = mine?.ok ? 'ok' : 'spec';

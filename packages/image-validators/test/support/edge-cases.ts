@@ -169,6 +169,35 @@ run('script-then-package', {
   worlds: { 'script-installs': { installable: [], scripts: { add_repo: { installs: ['from-repo'] } } } },
 });
 
+// The distribution is read from the variable map each time: outputs and argument_set can change it.
+spec(
+  'distro-rewritten',
+  [
+    'validators:',
+    '  - script: {detect: {output: distro}}',
+    '  - os_case: [{ubuntu: [{package: u}]}, {redhat: [{package: r}]}, {"centos\\n": [{package: nl}]}]',
+    '  - package: p',
+    '',
+  ].join('\n'),
+);
+run('distro-rewritten', {
+  worlds: {
+    'to-ubuntu': {
+      installed: ['u', 'r', 'p', 'nl'],
+      scripts: { detect: { check: { stdout: 'ubuntu' }, fix: { stdout: 'ubuntu' } } },
+    },
+    'to-centos-newline': {
+      installed: ['u', 'r', 'p', 'nl'],
+      scripts: { detect: { check: { stdout: 'centos\n' }, fix: { stdout: 'centos\n' } } },
+    },
+  },
+});
+spec(
+  'distro-set',
+  'validators:\n  - argument_set: {argument_name: distro, value: fedora}\n  - os_case: [{redhat: [{package: r}]}, {ubuntu: [{package: u}]}]\n  - script: {show: {env_vars: [distro]}}\n',
+);
+run('distro-set', { worlds: { full: { installed: ['r', 'u'] } } });
+
 // copy_script (py3 writes a bytes literal) and inline scripts (py3 crashes).
 spec('copy-script', 'validators:\n  - copy_script: common/resources/package_utils.sh\n', {
   'common/resources/package_utils.sh': 'echo utils\n',
