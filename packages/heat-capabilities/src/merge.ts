@@ -315,6 +315,32 @@ export function mergeEnvironments(
       ? env.value.parameter_merge_strategies
       : {};
     try {
+      if (strategy === 'client') {
+        // heatclient deep-updates whole documents, after rewriting registry paths.
+        const whole: Record<string, unknown> = clone(env.value);
+        delete whole.requires;
+        const reg = isMapping(env.value.resource_registry) ? resolvedRegistry(env) : undefined;
+        if (reg) whole.resource_registry = reg;
+        const before = value.resource_registry;
+        for (const [key, v] of Object.entries(reg ?? {})) {
+          if (key === 'resources' && isMapping(v)) {
+            for (const [name, body] of Object.entries(v)) {
+              if (!isMapping(body)) continue;
+              for (const [k, x] of Object.entries(body)) {
+                const prior =
+                  isMapping(before) && isMapping(before.resources) ? before.resources[name] : undefined;
+                if (x !== null || !(isMapping(prior) && isMapping(prior[k])))
+                  resourcesOrigin.set(`${name}\u0000${k}`, index);
+              }
+            }
+          } else if (!(v === null && isMapping(before) && isMapping(before[key]))) {
+            registryOrigin.set(key, index);
+          }
+        }
+        // After the origins: they look at the registry as it was before this file.
+        deepUpdate(value, whole, '');
+        return;
+      }
       // Sections merge in the order the file writes them, as Heat walks the parsed mapping.
       for (const section of Object.keys(env.value)) {
         if (
@@ -324,36 +350,6 @@ export function mergeEnvironments(
           continue;
         const raw = env.value[section];
         if (raw === null || raw === undefined) continue;
-        if (strategy === 'client') {
-          if (section === 'resource_registry') {
-            const reg = resolvedRegistry(env);
-            value[section] = deepUpdate(value[section], reg, section);
-            for (const key of Object.keys(reg)) {
-              if (key === 'resources' && isMapping(reg.resources)) {
-                for (const [name, body] of Object.entries(reg.resources)) {
-                  if (!isMapping(body)) continue;
-                  for (const [k, v] of Object.entries(body)) {
-                    if (
-                      v !== null ||
-                      !isMapping(
-                        (value[section] as Record<string, Record<string, Record<string, unknown>>>)
-                          .resources?.[name]?.[k],
-                      )
-                    )
-                      resourcesOrigin.set(`${name}\u0000${k}`, index);
-                  }
-                }
-              } else {
-                registryOrigin.set(key, index);
-              }
-            }
-          } else if (isMapping(raw)) {
-            value[section] = deepUpdate(value[section], clone(raw), section);
-          } else {
-            value[section] = clone(raw);
-          }
-          continue;
-        }
         // Server: sections that are empty in a file are skipped.
         if (!isTruthy(raw)) continue;
         if (section === 'parameters' || section === 'parameter_defaults') {
