@@ -189,7 +189,7 @@ describe.runIf(oracleAvailable('sahara', ['sahara.plugins.images']))('conformanc
       for (const p of scriptPaths(raw))
         if (!(p in scripts)) scripts[p] = `#!/bin/bash\n${standInMarker(p)}\nexit 0\n`;
       for (const [p, body] of Object.entries(scripts)) {
-        if (p.includes('..') || p.startsWith('/')) continue;
+        if (!p || p.includes('..') || p.startsWith('/')) continue;
         mkdirSync(dirname(join(res, p)), { recursive: true });
         writeFileSync(join(res, p), body);
       }

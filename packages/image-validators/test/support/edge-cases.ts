@@ -225,5 +225,20 @@ spec('bad-argument-set-extra', 'validators:\n  - argument_set: {argument_name: a
 spec('bad-os-case-map', 'validators:\n  - os_case: {ubuntu: []}\n');
 spec('bad-script-escape', 'validators:\n  - script: ../../outside\n', {});
 
+spec('bad-arguments-null', 'arguments:\nvalidators: []\n');
+spec('bad-validators-null', 'validators:\n');
+spec('bad-script-empty-path', 'validators:\n  - script: ""\n');
+spec('bad-case-not-list', 'validators:\n  - argument_case: {argument_name: a, cases: {x: {package: p}}}\n');
+spec('bad-argument-set-missing', 'validators:\n  - argument_set: {argument_name: a}\n');
+spec('bad-yaml', 'validators:\n  - package: [a\n');
+spec('ok-empty-os-case', 'validators:\n  - os_case: []\n  - all: []\n');
+run('ok-empty-os-case', { distros: ['ubuntu'] });
+spec('ok-required-with-default', 'arguments:\n  a: {required: true, default: x}\nvalidators: []\n');
+run('ok-required-with-default', {
+  distros: ['ubuntu'],
+  modes: ['check'],
+  args: { none: {}, given: { a: 'y' } },
+});
+
 /** Hand-made specs and scenarios for the Sahara comparison. */
 export const EDGE_CASES = { specs, scenarios };
