@@ -5,8 +5,12 @@ import fg from 'fast-glob';
 import { type Capabilities, canonicalValue, RESOURCE_TYPE_KEY, satisfiesFilter } from './capabilities.js';
 import { type DocumentKind, type ScanResult, scanDocument, unreadableDiagnostic } from './scan.js';
 
-/** File name patterns a recursive search reads. */
-export const TEMPLATE_FILE_PATTERN = '**/*.{yaml,yml,template,json}';
+/** File name endings a recursive search reads (Jinja sources among them are then skipped). */
+export const TEMPLATE_FILE_EXTENSIONS: readonly string[] = ['.yaml', '.yml', '.template', '.json'];
+
+function isTemplateFileName(name: string): boolean {
+  return TEMPLATE_FILE_EXTENSIONS.some((ext) => name.endsWith(ext));
+}
 
 /** True for Jinja2 sources (`*.j2.yaml`, `*.j2`), which are not YAML until rendered. */
 export function isJinjaFile(file: string): boolean {
@@ -129,7 +133,6 @@ async function walk(
     suppressErrors: true,
     ignore: options.ignore ? [...options.ignore] : [],
   });
-  const matcher = /\.(yaml|yml|template|json)$/;
   for (const entry of entries) {
     const path = posix.join(shown, entry.path);
     if (entry.dirent.isSymbolicLink()) {
@@ -146,8 +149,8 @@ async function walk(
         continue;
       }
       if (stat.isDirectory()) await walk(join(dir, entry.path), path, options, visited, out);
-      else if (stat.isFile() && matcher.test(entry.name)) out.files.push(path);
-    } else if (entry.dirent.isFile() && matcher.test(entry.name)) {
+      else if (stat.isFile() && isTemplateFileName(entry.name)) out.files.push(path);
+    } else if (entry.dirent.isFile() && isTemplateFileName(entry.name)) {
       out.files.push(path);
     }
   }

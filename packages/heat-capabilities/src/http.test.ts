@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createCapabilitiesHandler, type heatErrorBody } from './http.js';
+import { z } from 'zod';
+import {
+  createCapabilitiesHandler,
+  FindRequestSchema,
+  type heatErrorBody,
+  ResolveRequestSchema,
+  SummaryRequestSchema,
+} from './http.js';
 
 const handler = createCapabilitiesHandler({ maxBodyBytes: 100_000 });
 const BASE = 'http://heat.example/v1/tenant';
@@ -150,5 +157,18 @@ describe('createCapabilitiesHandler', () => {
     const res = await handler(new Request(`${BASE}/capabilities/find`));
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('request schemas', () => {
+  it('are published as JSON Schema', async () => {
+    const schemas = {
+      find: z.toJSONSchema(FindRequestSchema),
+      summary: z.toJSONSchema(SummaryRequestSchema),
+      resolve: z.toJSONSchema(ResolveRequestSchema),
+    };
+    await expect(`${JSON.stringify(schemas, null, 2)}\n`).toMatchFileSnapshot(
+      './__snapshots__/request-schemas.json',
+    );
   });
 });

@@ -38,7 +38,7 @@ export type {
   ReadFileText,
   ScannedFile,
 } from './find.js';
-export { findTemplates, isJinjaFile, summarizeCapabilities, TEMPLATE_FILE_PATTERN } from './find.js';
+export { findTemplates, isJinjaFile, summarizeCapabilities, TEMPLATE_FILE_EXTENSIONS } from './find.js';
 export type { CapabilitiesHandlerOptions, FindRequest, ResolveRequest, SummaryRequest } from './http.js';
 export {
   createCapabilitiesHandler,

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseEnvironment } from './environment.js';
+import { parseEnvironment, safeParseEnvironment } from './environment.js';
 import { mergeEnvironments } from './merge.js';
 
 const env = (text: string, filename: string) => parseEnvironment(text, { filename });
@@ -203,5 +204,36 @@ describe('mergeEnvironments (client rules)', () => {
       { strategy: 'client' },
     );
     expect(r.environment.value.parameter_defaults).toEqual({ S: 'b', M: { x: 1, y: 2 } });
+  });
+});
+
+describe('mergeEnvironments on any input', () => {
+  it('returns a result or our diagnostics, never a foreign exception, in both modes', () => {
+    const value = fc.jsonValue({ maxDepth: 3 });
+    const section = fc.constantFrom(
+      'parameters',
+      'parameter_defaults',
+      'resource_registry',
+      'parameter_merge_strategies',
+      'event_sinks',
+      'encrypted_param_names',
+      'requires',
+    );
+    const doc = fc.dictionary(section, value, { maxKeys: 4 });
+    fc.assert(
+      fc.property(
+        fc.array(doc, { maxLength: 4 }),
+        fc.constantFrom<'server' | 'client'>('server', 'client'),
+        (docs, strategy) => {
+          const envs = docs
+            .map((d, i) => safeParseEnvironment(JSON.stringify(d), { filename: `e${i}.yaml` }))
+            .flatMap((r) => (r.ok ? [r.environment] : []));
+          const r = mergeEnvironments(envs, { strategy });
+          expect(typeof r.ok).toBe('boolean');
+          for (const d of r.diagnostics) expect(d.code).toMatch(/^heat\/merge\//);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

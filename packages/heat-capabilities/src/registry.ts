@@ -58,16 +58,25 @@ const IMPLEMENTATION_KINDS = new Set(['template', 'type', 'wildcard', 'candidate
  */
 export function effectiveEntries(entries: readonly RegistryEntry[]): RegistryEntry[] {
   const kept: (RegistryEntry | undefined)[] = [];
+  // Exact removals use an index; only wildcard removals scan their siblings.
+  const index = new Map<string, number>();
+  const parentOf = (e: RegistryEntry) => e.path.slice(0, -1).join('\u0000');
   for (const e of entries) {
     if (e.kind !== 'remove') {
+      if (IMPLEMENTATION_KINDS.has(e.kind)) index.set(`${parentOf(e)}\u0001${e.type}`, kept.length);
       kept.push(e);
       continue;
     }
-    const parent = e.path.slice(0, -1).join('\u0000');
-    const prefix = e.type.endsWith('*') ? e.type.slice(0, -1) : undefined;
+    const parent = parentOf(e);
+    if (!e.type.endsWith('*')) {
+      const at = index.get(`${parent}\u0001${e.type}`);
+      if (at !== undefined) kept[at] = undefined;
+      continue;
+    }
+    const prefix = e.type.slice(0, -1);
     kept.forEach((k, i) => {
-      if (!k || !IMPLEMENTATION_KINDS.has(k.kind) || k.path.slice(0, -1).join('\u0000') !== parent) return;
-      if (prefix !== undefined ? k.type.startsWith(prefix) : k.type === e.type) kept[i] = undefined;
+      if (k && IMPLEMENTATION_KINDS.has(k.kind) && k.type.startsWith(prefix) && parentOf(k) === parent)
+        kept[i] = undefined;
     });
   }
   return kept.filter((k): k is RegistryEntry => k !== undefined);
