@@ -24,13 +24,14 @@ export type {
   DriverStep,
   DriverStepArgInfo,
   ExplainedDeployStep,
+  NodeDeployValidation,
   PlanDeployStepsOptions,
   PlannedDeployStep,
   PlanTemplate,
   RequestedStep,
   StepOrigin,
 } from './plan.js';
-export { explainDeploySteps, planDeploySteps } from './plan.js';
+export { explainDeploySteps, planDeploySteps, validateNodeDeploySteps } from './plan.js';
 export type { DeployTemplateRule, PolicyCheck, PolicyOptions, RequestCredentials } from './policy.js';
 export {
   createDeployTemplatePolicy,
@@ -54,6 +55,7 @@ export {
   DeployTemplateInputSchema,
   DeployTemplateSchema,
   deployTemplateInputSchema,
+  deployTemplateJsonSchema,
   findDuplicateSteps,
   MAX_STEP_NAME_LENGTH,
   MAX_STEP_PRIORITY,

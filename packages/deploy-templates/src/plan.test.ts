@@ -1,6 +1,12 @@
 import { isStackspecError, type StackspecError } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
-import { type DriverStep, explainDeploySteps, type PlanTemplate, planDeploySteps } from './plan.js';
+import {
+  type DriverStep,
+  explainDeploySteps,
+  type PlanTemplate,
+  planDeploySteps,
+  validateNodeDeploySteps,
+} from './plan.js';
 import { ironicProfile } from './profile.js';
 
 // The made-up driver of the reference notes (§9).
@@ -371,5 +377,33 @@ describe('the spec’s two flavors', () => {
       /^Validation of deploy steps from deploy templates .* Matching deploy templates: CUSTOM_BM_CONFIG_RAID_DISK_MIRROR\. Errors: node does not support this deploy step/,
     );
     expect(e.diagnostics[0]?.path).toBe('/templates/0/steps/0');
+  });
+});
+
+describe('validateNodeDeploySteps', () => {
+  it('returns the plan when every enabled template is supported', () => {
+    const r = validateNodeDeploySteps({ driverSteps, templates: [FAST], instanceTraits: ['CUSTOM_FAST'] });
+    expect(r.ok).toBe(true);
+    expect(r.reason).toBeNull();
+    expect(r.steps?.[0]?.step).toBe('apply_configuration');
+  });
+
+  it('returns Ironic’s reason and located diagnostics instead of throwing', () => {
+    const t = { name: 'CUSTOM_T', steps: [{ interface: 'raid', step: 'missing', args: {}, priority: 5 }] };
+    const r = validateNodeDeploySteps({ driverSteps, templates: [t], instanceTraits: ['CUSTOM_T'] });
+    expect(r.ok).toBe(false);
+    expect(r.reason).toMatch(/^Validation of deploy steps from deploy templates/);
+    expect(r.diagnostics[0]).toMatchObject({
+      code: 'deploy-templates/unsupported-step',
+      path: '/templates/0/steps/0',
+    });
+    expect(
+      validateNodeDeploySteps({
+        driverSteps,
+        templates: [t],
+        instanceTraits: ['CUSTOM_T'],
+        skipMissing: true,
+      }).ok,
+    ).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { createDiagnostic, type Diagnostic, ValidationError } from '@stackspec/core';
+import { createDiagnostic, type Diagnostic, isStackspecError, ValidationError } from '@stackspec/core';
 import { type IronicProfile, ironicProfile } from './profile.js';
 import { pyRepr } from './python-repr.js';
 
@@ -387,4 +387,26 @@ export function planDeploySteps(options: PlanDeployStepsOptions): PlannedDeployS
     priority,
     args,
   }));
+}
+
+/** Outcome of {@link validateNodeDeploySteps}. */
+export type NodeDeployValidation =
+  | { ok: true; steps: PlannedDeployStep[]; reason: null; diagnostics: Diagnostic[] }
+  | { ok: false; steps?: undefined; reason: string; diagnostics: Diagnostic[] };
+
+/**
+ * Node validation for deploy templates, without throwing: `ok` with the
+ * plan, or `reason` (Ironic's message, what `GET /v1/nodes/{node}/validate`
+ * shows under `deploy.reason`) and the diagnostics naming each template and
+ * step at fault. Same options as {@link planDeploySteps}; note that Ironic
+ * itself validates nodes with `skipMissing: true`, deferring unknown steps
+ * until the agent reports its in-band steps.
+ */
+export function validateNodeDeploySteps(options: PlanDeployStepsOptions): NodeDeployValidation {
+  try {
+    return { ok: true, steps: planDeploySteps(options), reason: null, diagnostics: [] };
+  } catch (e) {
+    if (isStackspecError(e)) return { ok: false, reason: e.message, diagnostics: [...e.diagnostics] };
+    throw e;
+  }
 }

@@ -5,6 +5,7 @@ import { checkTemplate } from './ironic-rules.js';
 import { ironicProfile } from './profile.js';
 import {
   DeployStepSchema,
+  deployTemplateJsonSchema,
   findDuplicateSteps,
   parseDeployTemplate,
   validateDeployTemplate,
@@ -157,5 +158,30 @@ describe('the zod schema and Ironic’s rules agree', () => {
       }),
       { numRuns: 2000, seed: 11 },
     );
+  });
+});
+
+describe('deployTemplateJsonSchema', () => {
+  it('matches the committed JSON Schema', async () => {
+    await expect(`${JSON.stringify(deployTemplateJsonSchema(), null, 2)}\n`).toMatchFileSnapshot(
+      './__snapshots__/deploy-template.schema.json',
+    );
+  });
+
+  it('lists the interfaces and traits of the chosen release', () => {
+    const old = deployTemplateJsonSchema(ironicProfile('21.4')) as {
+      properties: {
+        name: { anyOf: [unknown, { enum: string[] }] };
+        steps: { items: { properties: { interface: { enum: string[] } } } };
+      };
+    };
+    expect(old.properties.steps.items.properties.interface.enum).toEqual([
+      'power',
+      'management',
+      'deploy',
+      'bios',
+      'raid',
+    ]);
+    expect(old.properties.name.anyOf[1].enum).toHaveLength(345);
   });
 });

@@ -221,3 +221,27 @@ function isDocument(value: unknown): value is SourceDocument {
 export function templateDiagnostic(code: string, message: string, path = '', hint?: string): Diagnostic {
   return createDiagnostic({ code: `deploy-templates/${code}`, message, path, ...(hint ? { hint } : {}) });
 }
+
+/**
+ * A JSON Schema (draft 2020-12) for template files, for editors and other
+ * tools: the zod schema's shape, plus the trait rule for `name` (a custom
+ * trait pattern or one of the release's standard traits), which zod cannot
+ * express as JSON Schema. The duplicate-step rule is not expressible and is
+ * left out.
+ */
+export function deployTemplateJsonSchema(profile: IronicProfile = ironicProfile()): Record<string, unknown> {
+  const schema = z.toJSONSchema(deployTemplateInputSchema(profile), {
+    io: 'input',
+    unrepresentable: 'any',
+  }) as {
+    properties: Record<string, Record<string, unknown>>;
+    [key: string]: unknown;
+  };
+  schema.title = 'Ironic deploy template';
+  schema.properties.name = {
+    ...schema.properties.name,
+    description: `A trait: CUSTOM_ followed by A-Z, 0-9 and _, or a standard trait of os-traits ${profile.traitsRelease}.`,
+    anyOf: [{ pattern: '^CUSTOM_[A-Z0-9_]+$' }, { enum: [...standardTraits(profile.traitsRelease)].sort() }],
+  };
+  return schema;
+}

@@ -101,7 +101,8 @@ describe.runIf(available)('python-ironicclient against our server', () => {
     const deleted = await osc('delete', 'CUSTOM_BM_CONFIG_RAID_DISK_STRIPE');
     expect(deleted.stdout).toContain(`Deleted deploy template CUSTOM_BM_CONFIG_RAID_DISK_STRIPE`);
     expect(JSON.parse((await osc('list', '-f', 'json')).stdout)).toEqual([]);
-  });
+    // Each openstack invocation starts a Python interpreter (2-4 s on a busy machine).
+  }, 240_000);
 
   it('shows our validation message the way the client shows Ironic’s', async () => {
     const r = await osc(
@@ -113,5 +114,5 @@ describe.runIf(available)('python-ironicclient against our server', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain("'not-a-trait' is not valid under any of the given schemas");
     expect(r.stderr).toContain('(HTTP 400)');
-  });
+  }, 60_000);
 });
