@@ -17,7 +17,7 @@ interface PackageJson {
  * package.json stays the single place that lists what a package ships.
  * `./dist/cli.js` built from `./src/cli/index.ts` becomes the entry `cli`.
  */
-function entriesOf(pkg: PackageJson): Record<string, string> {
+function entriesOf(pkg: PackageJson): { all: Record<string, string>; library: Record<string, string> } {
   const entries: Record<string, string> = {};
   for (const target of Object.values(pkg.exports ?? {})) {
     if (typeof target === 'string') continue;
@@ -26,20 +26,25 @@ function entriesOf(pkg: PackageJson): Record<string, string> {
     if (!source || !out) continue;
     entries[out.replace(/^\.\/dist\//, '').replace(/\.js$/, '')] = source;
   }
+  const library = { ...entries };
   const bins = typeof pkg.bin === 'string' ? { bin: pkg.bin } : (pkg.bin ?? {});
   for (const out of Object.values(bins)) {
     const name = out.replace(/^\.\/dist\//, '').replace(/\.js$/, '');
     entries[name] = `./src/${name}.ts`;
   }
-  return entries;
+  return { all: entries, library };
 }
 
 export default defineConfig(() => {
   const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as PackageJson;
+  const { all, library } = entriesOf(pkg);
   return {
-    entry: entriesOf(pkg),
+    entry: all,
     format: ['esm', 'cjs'],
-    dts: true,
+    // Declarations for library entries only (bins need none). Dependencies are
+    // read from their built declarations, not their sources: `pnpm -r build`
+    // builds them first, and re-checking every source per package is slow.
+    dts: { entry: library, compilerOptions: { customConditions: [] } },
     sourcemap: true,
     clean: true,
     target: 'node20',

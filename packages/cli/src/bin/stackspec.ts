@@ -3,4 +3,6 @@ import { processIO, runCli } from '@stackspec/core/cli';
 import { runStackspec } from '../program.js';
 
 const io = processIO();
-process.exitCode = await runCli(() => runStackspec(process.argv.slice(2), io), io);
+void runCli(() => runStackspec(process.argv.slice(2), io), io).then((code) => {
+  process.exitCode = code;
+});
