@@ -68,6 +68,8 @@ interface State {
   blockParent: number;
 }
 
+// Indented or blank lines holding nothing that changes the reader's state.
+const QUIET_LINES = /(?: +[^\n"'[\]{}|>#\t\r]*\r?\n| *\r?\n)*/y;
 // Characters that matter on an indented line; everything else is skipped by the regex engine.
 const BORING = /[^"'[\]{}|>#\n]*/y;
 
@@ -176,11 +178,29 @@ export function outlineYaml(source: string): Outline | undefined {
   let currentBlockValue = false;
   let sawContent = false;
   let afterEmptyFlow = false;
-  let line = 0;
   let pos = 0;
   const n = text.length;
-  while (pos < n || (pos === n && line === 0)) {
-    line += 1;
+  let counted = 0;
+  let countedLine = 1;
+  // 1-based line of an offset, counted forward lazily (only key lines need it).
+  const lineOf = (offset: number): number => {
+    for (let i = text.indexOf('\n', counted); i >= 0 && i < offset; i = text.indexOf('\n', i + 1))
+      countedLine += 1;
+    counted = offset;
+    return countedLine;
+  };
+  let first = true;
+  while (pos < n || (pos === n && first)) {
+    first = false;
+    if (current && state.quote === 0 && state.flow === 0 && state.blockParent < 0) {
+      // Runs of indented lines without quotes, brackets, block headers or comments change nothing.
+      QUIET_LINES.lastIndex = pos;
+      QUIET_LINES.exec(text);
+      if (QUIET_LINES.lastIndex > pos) {
+        pos = QUIET_LINES.lastIndex;
+        if (pos >= n) break;
+      }
+    }
     let eol = text.indexOf('\n', pos);
     if (eol < 0) eol = n;
     let end = eol;
@@ -332,7 +352,7 @@ export function outlineYaml(source: string): Outline | undefined {
       }
       scanLine(text, v, end, 0, state);
     }
-    const entry: OutlineKey = { key, start: p + offset, end: n + offset, line, plain };
+    const entry: OutlineKey = { key, start: p + offset, end: n + offset, line: lineOf(p), plain };
     const seen = index.get(key);
     if (seen !== undefined) {
       duplicates.push(key);
