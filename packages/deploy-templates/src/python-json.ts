@@ -2,7 +2,10 @@
 // separators and non-ASCII characters escaped. Producing the same bytes lets
 // conformance tests compare bodies exactly, and costs nothing for clients.
 
+const PLAIN = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/;
+
 function escapeString(text: string): string {
+  if (PLAIN.test(text)) return `"${text}"`;
   let out = '"';
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
