@@ -34,6 +34,7 @@ export const FindRequestSchema = z.strictObject({
   /** Limit the search to these file names (default: every file). */
   templates: z.array(z.string()).optional(),
 });
+/** A parsed `capabilities/find` request. */
 export type FindRequest = z.infer<typeof FindRequestSchema>;
 
 /** Body of `POST /v1/{project}/capabilities/summary`. */
@@ -41,6 +42,7 @@ export const SummaryRequestSchema = z.strictObject({
   files: FilesSchema,
   templates: z.array(z.string()).optional(),
 });
+/** A parsed `capabilities/summary` request. */
 export type SummaryRequest = z.infer<typeof SummaryRequestSchema>;
 
 /** Body of `POST /v1/{project}/capabilities/resolve`, shaped like Heat's stack create. */
@@ -51,6 +53,7 @@ export const ResolveRequestSchema = z.strictObject({
   /** `server` (default) or `client` merge rules. */
   merge: z.enum(['server', 'client']).optional(),
 });
+/** A parsed `capabilities/resolve` request. */
 export type ResolveRequest = z.infer<typeof ResolveRequestSchema>;
 
 // Heat exception names for our codes, so clients that branch on error.type keep working.

@@ -69,7 +69,7 @@ export type {
 } from './resolve.js';
 export { resolveEnvironment } from './resolve.js';
 export type { DocumentKind, ScanOptions, ScanResult } from './scan.js';
-export { scanDocument } from './scan.js';
+export { MAX_SCAN_CHARS, scanDocument } from './scan.js';
 export type { StripCapabilitiesResult } from './strip.js';
 export { stripCapabilities } from './strip.js';
 export type { HeatTemplate, ParseTemplateOptions, ParseTemplateResult } from './template.js';

@@ -96,6 +96,17 @@ describe('scanDocument', () => {
     });
   });
 
+  it('refuses text over the size bound without reading it', () => {
+    const r = scanDocument(`heat_template_version: wallaby\n#${'x'.repeat(100)}\n`, {
+      maxChars: 50,
+      filename: 'big.yaml',
+    });
+    expect(r).toMatchObject({
+      kind: 'invalid',
+      diagnostics: [{ code: 'heat/find/too-large', file: 'big.yaml' }],
+    });
+  });
+
   it('reads a document that is only an empty flow collection without a full parse', () => {
     expect(scanDocument('# no networks\n[]\n')).toMatchObject({ kind: 'other', method: 'fast' });
     expect(scanDocument('{}  # nothing\n')).toMatchObject({ kind: 'environment', method: 'fast' });

@@ -18,7 +18,12 @@ export interface ScanOptions {
    * `full` always parses the whole document.
    */
   mode?: 'fast' | 'full' | undefined;
+  /** Longer text is reported as `heat/find/too-large` without being read (default 10 MiB of characters). */
+  maxChars?: number | undefined;
 }
+
+/** Default bound on the text {@link scanDocument} reads. */
+export const MAX_SCAN_CHARS = 10 * 1024 * 1024;
 
 /** What {@link scanDocument} learns about one file. */
 export interface ScanResult {
@@ -53,7 +58,7 @@ function templateFacts(value: Record<string, unknown>): Pick<ScanResult, 'versio
 }
 
 function scanFull(text: string, filename: string | undefined): ScanResult {
-  const loaded = loadHeatText(text, { kind: 'template', filename, maxTemplateSize: Number.MAX_SAFE_INTEGER });
+  const loaded = loadHeatText(text, { kind: 'template', filename, maxTemplateSize: MAX_SCAN_CHARS });
   if (!loaded.ok) return { kind: 'invalid', keys: [], diagnostics: loaded.diagnostics, method: 'full' };
   const value = loaded.loaded.value;
   if (!isMapping(value)) return { kind: 'other', keys: [], diagnostics: [], method: 'full' };
@@ -211,7 +216,8 @@ function scanFast(text: string, outline: Outline, filename: string | undefined):
  * cannot be read at all is `invalid`. In `fast` mode only the top level
  * and the capabilities section are read, so a template whose nested
  * content is broken still counts as a template; use `parseTemplate` to
- * validate it.
+ * validate it. Runs in time linear in the text; text over `maxChars` is
+ * not read at all (`heat/find/too-large`).
  *
  * @example
  * scanDocument('heat_template_version: wallaby\ncapabilities: {deployment: puppet}\n').capabilities;
@@ -219,6 +225,22 @@ function scanFast(text: string, outline: Outline, filename: string | undefined):
  */
 export function scanDocument(text: string, options: ScanOptions = {}): ScanResult {
   const filename = options.filename;
+  const limit = options.maxChars ?? MAX_SCAN_CHARS;
+  if (text.length > limit) {
+    return {
+      kind: 'invalid',
+      keys: [],
+      diagnostics: [
+        createDiagnostic({
+          code: 'heat/find/too-large',
+          message: `The file holds ${text.length} characters, more than the ${limit} a template tree file may hold; it is not read.`,
+          hint: 'Heat itself refuses templates over 524288 characters.',
+          ...(filename ? { file: filename } : {}),
+        }),
+      ],
+      method: 'fast',
+    };
+  }
   if (options.mode !== 'full') {
     const outline = outlineYaml(text);
     if (outline) {

@@ -7,6 +7,7 @@ export const VERSION_KEYS = [
   'HeatTemplateFormatVersion',
   'AWSTemplateFormatVersion',
 ] as const;
+/** One of the three version keys. */
 export type VersionKey = (typeof VERSION_KEYS)[number];
 
 /** One accepted version value and what it allows. */
