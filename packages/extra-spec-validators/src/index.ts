@@ -25,6 +25,8 @@ export {
   namespaceOf,
   ValueRuleSchema,
 } from './define.js';
+export type { ImagePropertyMatch, ValidateImagePropertiesOptions } from './image.js';
+export { findImageProperty, IMAGE_ONLY_PROPERTIES, validateImageProperties } from './image.js';
 export { translatePythonRegex } from './python-regex.js';
 export { parsePythonBool, parsePythonInt } from './python-values.js';
 export type {

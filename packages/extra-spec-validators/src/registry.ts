@@ -2,6 +2,8 @@ import {
   createDiagnostic,
   createNameRegistry,
   type Diagnostic,
+  editDistance,
+  matchNamePattern,
   type NameRegistry,
   SpecError,
 } from '@stackspec/core';
@@ -17,6 +19,7 @@ import {
   isExtraSpecDefinition,
   type ValueRule,
 } from './define.js';
+import { createKeyIndex, type KeyIndex } from './key-index.js';
 import { compileFullMatch, translatePythonRegex } from './python-regex.js';
 import { type NovaRelease, resolveRelease } from './releases.js';
 import { type CompiledValueRule, compileValueRule } from './value-check.js';
@@ -96,12 +99,23 @@ export interface ExtraSpecRegistry {
   isOwnedNamespace(namespace: string): boolean;
   /** @internal The compiled form of an entry. */
   compiled(spec: RegisteredExtraSpec): CompiledEntry;
+  /** @internal Like `lookup` without placeholder values: the entry, `'template'`, or `undefined`. */
+  find(key: string): CompiledEntry | 'template' | undefined;
 }
 
 function pythonNameRegex(name: string, parameters: readonly ExtraSpecParameter[]): string {
   let out = name;
   for (const p of parameters) out = out.split(`{${p.name}}`).join(`(?P<${p.name}>${p.pattern})`);
   return out;
+}
+
+/** The namespace a name is documented under: text before `:`, with any `{placeholder}` removed. */
+export function docNamespace(name: string): string {
+  const colon = name.indexOf(':');
+  if (colon < 0) return '';
+  const ns = name.slice(0, colon);
+  const brace = ns.indexOf('{');
+  return brace < 0 ? ns : ns.slice(0, brace);
 }
 
 function jsParams(parameters: readonly ExtraSpecParameter[]): Record<string, string> {
@@ -111,6 +125,47 @@ function jsParams(parameters: readonly ExtraSpecParameter[]): Record<string, str
 }
 
 const SIMPLE_NAMESPACE = /^[A-Za-z0-9_-]*$/;
+const REGEX_META = new Set(['\\', '^', '$', '.', '|', '?', '*', '+', '(', ')', '[', ']', '{', '}']);
+
+/** The text every string matching a Python pattern starts with, when the pattern has no alternation. */
+function literalHeadOf(source: string): string {
+  if (source.includes('|')) return '';
+  let i = 0;
+  while (i < source.length && !REGEX_META.has(source[i] as string)) i += 1;
+  if (i < source.length && '?*{'.includes(source[i] as string)) i = Math.max(0, i - 1);
+  return source.slice(0, i);
+}
+
+function indexPatterns(reg: NameRegistry<CompiledEntry>, layers: readonly string[]): KeyIndex<CompiledEntry> {
+  const shared = new Map<string, RegExp>();
+  return createKeyIndex(
+    reg
+      .entries()
+      .filter((e) => e.pattern.isPattern)
+      .map((e) => {
+        const { prefix, suffix } = e.pattern;
+        const only =
+          e.value.parameters.length === 1 ? (e.value.parameters[0] as ExtraSpecParameter) : undefined;
+        let middle: RegExp | undefined;
+        if (only && e.name === `${prefix}{${only.name}}${suffix}`) {
+          const source = translatePythonRegex(only.pattern);
+          middle = shared.get(source);
+          if (!middle) {
+            middle = new RegExp(`^(?:${source})$`, 'u');
+            shared.set(source, middle);
+          }
+        }
+        return {
+          value: e.value,
+          head: prefix,
+          tail: suffix,
+          regex: e.pattern.regex,
+          ...(middle ? { middle } : {}),
+          rank: layers.indexOf(e.layer),
+        };
+      }),
+  );
+}
 
 function normalisePlugins(list: readonly (ExtraSpecPlugin | ExtraSpecDefinition)[]): ExtraSpecPlugin[] {
   const out: ExtraSpecPlugin[] = [];
@@ -162,7 +217,7 @@ export function createExtraSpecRegistry(options: ExtraSpecRegistryOptions = {}):
   const ordered: CompiledEntry[] = [];
   const conflicts: Diagnostic[] = [];
   const ownedLiteral = new Set<string>();
-  const ownedPatterns: RegExp[] = [];
+  const ownedPatterns: { value: true; head: string; tail: string; regex: RegExp }[] = [];
   const ownedSeen = new Set<string>();
 
   const add = (spec: ReleasedExtraSpec, origin: 'builtin' | 'plugin', source: string | undefined) => {
@@ -205,7 +260,8 @@ export function createExtraSpecRegistry(options: ExtraSpecRegistryOptions = {}):
       if (!ownedSeen.has(ns)) {
         ownedSeen.add(ns);
         if (SIMPLE_NAMESPACE.test(ns)) ownedLiteral.add(ns);
-        else ownedPatterns.push(compileFullMatch(ns));
+        else
+          ownedPatterns.push({ value: true, head: literalHeadOf(ns), tail: '', regex: compileFullMatch(ns) });
       }
     }
   };
@@ -219,6 +275,53 @@ export function createExtraSpecRegistry(options: ExtraSpecRegistryOptions = {}):
   }
 
   const byName = new Map(ordered.map((e) => [e.name, e] as const));
+  const layers = ['builtin', 'plugin'];
+  const literalIndex = indexPatterns(literal, layers);
+  const regexIndex = indexPatterns(regex, layers);
+  const ownedIndex = createKeyIndex(ownedPatterns);
+
+  // "Did you mean" compares a key with the names of the namespaces it could
+  // belong to (its own, a misspelt one, or one in another case) rather than
+  // with the whole catalog; results are memoised, since typos repeat.
+  const suggestions = new Map<string, readonly string[]>();
+  let byNamespace: Map<string, NameRegistry<CompiledEntry>> | undefined;
+  const suggestNames = (key: string, limit: number): string[] => {
+    if (!byNamespace) {
+      byNamespace = new Map();
+      for (const e of ordered) {
+        const ns = docNamespace(e.name);
+        let r = byNamespace.get(ns);
+        if (!r) {
+          r = createNameRegistry({ literal: 'escape', flags: 'u' });
+          byNamespace.set(ns, r);
+        }
+        r.add({ name: e.name, value: e, params: jsParams(e.parameters) });
+      }
+    }
+    const colon = key.indexOf(':');
+    const ns = (colon < 0 ? '' : key.slice(0, colon)).toLowerCase();
+    const scored: { name: string; rank: number }[] = [];
+    for (const [candidate, r] of byNamespace) {
+      const close =
+        candidate === ns ||
+        (candidate !== '' && ns.startsWith(candidate)) ||
+        (ns !== '' && candidate !== '' && editDistance(ns, candidate, 2) <= 2);
+      if (!close) continue;
+      r.suggest(key, { limit }).forEach((name, i) => {
+        scored.push({ name, rank: i + editDistance(key.toLowerCase(), name.toLowerCase(), 8) * 10 });
+      });
+    }
+    scored.sort((a, b) => a.rank - b.rank);
+    return [...new Set(scored.map((x) => x.name))].slice(0, limit);
+  };
+
+  const find = (key: string): CompiledEntry | 'template' | undefined => {
+    const exact = byName.get(key);
+    if (exact && !exact.parameters.length) return exact;
+    const hit = literalIndex.find(key);
+    if (hit) return hit;
+    return exact ? 'template' : undefined;
+  };
 
   return {
     release,
@@ -228,12 +331,23 @@ export function createExtraSpecRegistry(options: ExtraSpecRegistryOptions = {}):
     entries: () => ordered,
     get: (name) => byName.get(name),
     lookup(key) {
-      const m = literal.lookup(key);
-      if (!m) return undefined;
-      const template = m.exact && m.entry.pattern.isPattern;
-      return { spec: m.entry.value, params: m.params, template };
+      const hit = find(key);
+      if (hit === undefined) return undefined;
+      if (hit === 'template') return { spec: byName.get(key) as CompiledEntry, params: {}, template: true };
+      const m = literal.get(hit.name);
+      const params = m ? (matchNamePattern(m.pattern, key) ?? {}) : {};
+      return { spec: hit, params, template: hit.name === key && hit.parameters.length > 0 };
     },
-    suggest: (key, limit = 3) => literal.suggest(key, { limit }),
+    find,
+    suggest: (key, limit = 3) => {
+      const memoKey = `${limit}\u0000${key}`;
+      const hit = suggestions.get(memoKey);
+      if (hit) return [...hit];
+      const found = suggestNames(key, limit);
+      if (suggestions.size >= 2048) suggestions.clear();
+      suggestions.set(memoKey, found);
+      return [...found];
+    },
     conflicts,
     novaLookup(key) {
       const exact = byName.get(key);
@@ -245,12 +359,10 @@ export function createExtraSpecRegistry(options: ExtraSpecRegistryOptions = {}):
         for (const e of ordered) if (e.parameters.length && e.nameMatcher.test(key)) return e;
         return undefined;
       }
-      return regex.lookup(key)?.entry.value;
+      return regexIndex.find(key);
     },
     isOwnedNamespace(namespace) {
-      if (ownedLiteral.has(namespace)) return true;
-      for (const re of ownedPatterns) if (re.test(namespace)) return true;
-      return false;
+      return ownedLiteral.has(namespace) || ownedIndex.find(namespace) === true;
     },
     compiled: (spec) => spec as CompiledEntry,
   };

@@ -191,12 +191,13 @@ function checkOurs(
     );
     return;
   }
-  const match = registry.lookup(key);
-  if (!match || match.template) {
+  const match = registry.find(key);
+  if (match === undefined || match === 'template') {
     const severity = mode === 'strict' ? 'error' : 'warning';
-    const hint = match?.template
-      ? `'${key}' is a template; replace each {placeholder} with a value, e.g. ${example(match.spec.name)}.`
-      : unknownKeyHint(registry, key);
+    const hint =
+      match === 'template'
+        ? `'${key}' is a template; replace each {placeholder} with a value, e.g. ${example(key)}.`
+        : unknownKeyHint(registry, key);
     out.push(
       createDiagnostic({
         code: 'extra-specs/unknown-key',
@@ -208,7 +209,7 @@ function checkOurs(
     );
     return;
   }
-  const spec = registry.compiled(match.spec);
+  const spec = match;
   const verdict = spec.checker.check(value);
   if (verdict !== ValueVerdict.Ok) {
     const hint = valueHint(spec.value, value);

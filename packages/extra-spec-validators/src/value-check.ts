@@ -48,7 +48,22 @@ export function compileValueRule(rule: ValueRule): CompiledValueRule {
   let check: (value: string) => ValueVerdict;
   if (rule.type === 'int') {
     const { min, max } = rule;
+    const lo = min ?? Number.NEGATIVE_INFINITY;
+    const hi = max ?? Number.POSITIVE_INFINITY;
     check = (value) => {
+      // Fast path: short runs of ASCII digits, read without allocating.
+      const len = value.length;
+      if (len > 0 && len <= 15) {
+        let v = 0;
+        let i = 0;
+        for (; i < len; i += 1) {
+          const c = value.charCodeAt(i) - 48;
+          if (c < 0 || c > 9) break;
+          v = v * 10 + c;
+        }
+        if (i === len)
+          return v > hi ? ValueVerdict.AboveMax : v < lo ? ValueVerdict.BelowMin : ValueVerdict.Ok;
+      }
       const n = parsePythonInt(value);
       if (!n) return ValueVerdict.NotInteger;
       // Nova tests the upper bound first.
