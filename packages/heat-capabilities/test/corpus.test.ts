@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { safeParseDocument } from '@stackspec/core';
+import { type CliIO, runCli } from '@stackspec/core/cli';
 import fg from 'fast-glob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runHeatCli } from '../src/cli/program.js';
 import {
   findTemplates,
   type HeatEnvironment,
@@ -353,6 +355,50 @@ describe.runIf(present)('the TripleO tree', () => {
         'deployment/neutron/neutron-plugin-ml2.yaml',
       ]);
       expect(Object.keys(summary.resourceTypes)).toHaveLength(7);
+    });
+
+    it('answers capabilities-find and resolve from the command line', async () => {
+      const run = async (...argv: string[]) => {
+        let stdout = '';
+        let stderr = '';
+        const io: CliIO = {
+          stdout: { write: (t: string) => (stdout += t) },
+          stderr: { write: (t: string) => (stderr += t) },
+          env: { NO_COLOR: '1' },
+          cwd: copy,
+        };
+        const code = await runCli(() => runHeatCli(argv, io), io);
+        return { code, stdout, stderr };
+      };
+      const find = await run(
+        'capabilities-find',
+        '-r',
+        '--capability',
+        'resource_type=OS::TripleO::Services::MetricsQdr',
+        '--capability',
+        'tool=ansible',
+        '-f',
+        'value',
+        '-c',
+        'path',
+        'deployment',
+      );
+      expect(find).toMatchObject({ code: 0, stdout: 'deployment/metrics/qdr-container-ansible.yaml\n' });
+      const resolved = await run(
+        'resolve',
+        '-e',
+        'environments/choose-ha.yaml',
+        '--path-map',
+        `${INSTALLED}=.`,
+        '-o',
+        'out/resolved.yaml',
+        '-f',
+        'json',
+      );
+      expect(resolved.code, resolved.stderr).toBe(0);
+      expect(JSON.parse(resolved.stdout)).toHaveLength(4);
+      const check = await run('validate', '--heat', 'out/resolved.yaml');
+      expect(check.code, check.stdout).toBe(0);
     });
 
     it('strips every annotated template back to what Heat accepts and the original data', () => {

@@ -5,8 +5,16 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { oracleAvailable, runPython } from '../../../test-support/python.js';
-import { safeParseEnvironment, safeParseTemplate, scanDocument } from '../src/index.js';
+import {
+  parseEnvironment,
+  resolveEnvironment,
+  safeParseEnvironment,
+  safeParseTemplate,
+  scanDocument,
+  stripCapabilities,
+} from '../src/index.js';
 import {
   type ConformanceCase,
   corpusCases,
@@ -61,13 +69,21 @@ function ours(c: ConformanceCase): Verdict {
   return r.ok ? { ok: true } : { ok: false, message: first?.message ?? '', code: first?.code ?? '' };
 }
 
-function runHeat(cases: readonly ConformanceCase[]): Verdict[] {
-  const input = cases.map((c, id) => JSON.stringify({ id, kind: c.kind, text: c.text })).join('\n');
+function runHeat(
+  cases: readonly (ConformanceCase & { echo?: boolean })[],
+): (Verdict & { value?: unknown })[] {
+  const input = cases
+    .map((c, id) => JSON.stringify({ id, kind: c.kind, text: c.text, echo: c.echo === true }))
+    .join('\n');
   const out = runPython(`exec(open(${JSON.stringify(ORACLE)}).read())`, `${input}\n`, 600_000);
-  const verdicts: Verdict[] = new Array(cases.length);
+  const verdicts: (Verdict & { value?: unknown })[] = new Array(cases.length);
   for (const line of out.trim().split('\n')) {
-    const v = JSON.parse(line) as { id: number; ok: boolean; message?: string };
-    verdicts[v.id] = { ok: v.ok, ...(v.message !== undefined ? { message: v.message } : {}) };
+    const v = JSON.parse(line) as { id: number; ok: boolean; message?: string; value?: unknown };
+    verdicts[v.id] = {
+      ok: v.ok,
+      ...(v.message !== undefined ? { message: v.message } : {}),
+      ...('value' in v ? { value: v.value } : {}),
+    };
   }
   return verdicts;
 }
@@ -149,6 +165,51 @@ describe.runIf(oracleAvailable('heat', ['heat.common.template_format', 'heat.eng
       expect(messageMismatches).toEqual([]);
       // Most of the tree and the hand-written cases agree; differences stay a small minority.
       expect(counts.differ).toBeLessThan(cases.length / 50);
+    });
+
+    it('accepts what resolve and strip produce, reading the same data we wrote', async () => {
+      const tree: Record<string, string> = {
+        'tht/puppet/controller.yaml':
+          'heat_template_version: 2015-10-15\n# kept\ncapabilities:\n  deployment: puppet\n  ha: yes\n  resource_type: [OS::TripleO::Controller]\nresources:\n  a: {type: OS::Heat::None}\n',
+        'tht/docker/controller.yaml':
+          'heat_template_version: 2015-10-15\ncapabilities: {deployment: docker}\nparameters:\n  When: {type: string, default: 2015-10-15}\n',
+        'tht/env.yaml': [
+          'requires: {deployment: puppet, ha: true}',
+          'parameter_defaults:',
+          '  Stamp: 2015-10-15',
+          '  Flag: "yes"',
+          '  Octal: "017"',
+          'resource_registry:',
+          '  OS::TripleO::Controller: [puppet/controller.yaml, docker/controller.yaml]',
+          '  OS::TripleO::Other: docker/controller.yaml',
+          '  OS::TripleO::Off: OS::Heat::None',
+          '  resources:',
+          '    server: {hooks: [pre-create]}',
+          '',
+        ].join('\n'),
+      };
+      const env = parseEnvironment(tree['tht/env.yaml'] as string, { filename: 'tht/env.yaml' });
+      const resolved = await resolveEnvironment([env], { readTemplate: (p) => tree[p], root: 'tht' });
+      expect(resolved.ok).toBe(true);
+      const written = stringify(resolved.environment, { version: '1.1', lineWidth: 0 });
+      const stripped = ['tht/puppet/controller.yaml', 'tht/docker/controller.yaml'].map(
+        (f) => stripCapabilities(tree[f] as string).text,
+      );
+      const verdicts = runHeat([
+        { name: 'resolved environment', kind: 'environment', text: written, echo: true },
+        ...stripped.map((text, i) => ({
+          name: `stripped ${i}`,
+          kind: 'template' as const,
+          text,
+          echo: true,
+        })),
+      ]);
+      expect(verdicts.map((v) => v.ok)).toEqual([true, true, true]);
+      expect(verdicts[0]?.value).toEqual(resolved.environment);
+      stripped.forEach((text, i) => {
+        const ours = safeParseTemplate(text, { allowCapabilities: false });
+        expect(verdicts[i + 1]?.value).toEqual(ours.template?.value);
+      });
     });
   },
 );

@@ -23,6 +23,8 @@ for line in sys.stdin:
     try:
         if item["kind"] == "template":
             parsed = template_format.parse(item["text"])
+            if item.get("echo"):
+                out["value"] = parsed
             t = tmpl.Template(parsed)
             t.validate()
             keys = getattr(t, "_RESOURCE_KEYS", None)
@@ -34,6 +36,8 @@ for line in sys.stdin:
         else:
             env = environment_format.parse(item["text"])
             environment.Environment(env)
+            if item.get("echo"):
+                out["value"] = env
     except Exception as e:  # any failure is a rejection
         out["ok"] = False
         out["type"] = type(e).__name__
