@@ -1,25 +1,31 @@
-// `pnpm demo`: the main job on embedded defaults, over the bundled examples.
-// Until the `stackspec` command exists (issue 9), it loads every example file
-// with @stackspec/core and reports problems the way the checker will.
-import { readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
-import { type Diagnostic, safeParseDocument } from '@stackspec/core';
-import { formatDiagnostics, processIO, stderrColors } from '@stackspec/core/cli';
-import fg from 'fast-glob';
+// `pnpm demo`: the main job on embedded defaults, no server to install.
+// 1. `stackspec check examples`: every flavor, inventory, deploy template,
+//    image spec and Heat file of the example cloud, typos included (those
+//    are reported on purpose).
+// 2. `stackspec schedule`: the spec's two bare-metal flavors walked from
+//    extra spec validation through Placement to the deploy steps of a node.
+
+import { resolve } from 'node:path';
+import { runStackspec } from '@stackspec/cli';
+import { createColors, processIO } from '@stackspec/core/cli';
 
 const root = resolve(import.meta.dirname, '..');
-const io = processIO();
-const files = (
-  await fg('examples/**/*.{yaml,yml,json}', { cwd: root, ignore: ['**/node_modules/**'] })
-).sort();
-const diagnostics: Diagnostic[] = [];
-for (const file of files) {
-  const r = safeParseDocument(readFileSync(resolve(root, file), 'utf8'), {
-    filename: relative(root, resolve(root, file)),
-  });
-  diagnostics.push(...r.diagnostics);
+const io = { ...processIO(), cwd: root };
+const c = createColors({ stream: io.stdout, env: io.env });
+const banner = (text: string) => io.stdout.write(`\n${c.bold(`$ ${text}`)}\n\n`);
+
+banner('stackspec check examples');
+const checked = await runStackspec(['check', 'examples'], io);
+
+const runs: number[] = [];
+for (const flavor of ['FlavorVMXMirror', 'FlavorNoVMXStripe']) {
+  banner(`stackspec schedule --flavor ${flavor} examples/cloud`);
+  runs.push(await runStackspec(['schedule', '--flavor', flavor, 'examples/cloud'], io));
 }
+
+// The example holds deliberate typos, so `check` exits 1; anything else is a failure of the demo.
+const ok = checked === 1 && runs.every((code) => code === 0);
 io.stdout.write(
-  `${formatDiagnostics(diagnostics, { colors: stderrColors(io), filesChecked: files.length })}\n`,
+  `\n${ok ? 'demo finished: check found the planted typos, both flavors were scheduled' : 'demo FAILED'}\n`,
 );
-process.exitCode = diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
+process.exitCode = ok ? 0 : 1;

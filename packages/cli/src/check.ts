@@ -78,6 +78,7 @@ function isEnabled(kind: ArtifactKind, config: StackspecConfig): boolean {
     case 'heat-environment':
       return config.heat.enabled;
     case 'placement-inventory':
+    case 'driver-steps':
       return config.inventories.enabled;
     default:
       return true;

@@ -1,53 +1,15 @@
 import { dirname, resolve } from 'node:path';
-import type { Diagnostic, SourceDocument } from '@stackspec/core';
+import { type Diagnostic, type SourceDocument, validateWithSchema } from '@stackspec/core';
 import { validateDeployTemplate } from '@stackspec/deploy-templates';
 import { type ValidationMode, validateExtraSpecs } from '@stackspec/extra-spec-validators';
 import { safeParseEnvironment, safeParseTemplate } from '@stackspec/heat-capabilities';
 import { checkImageSpec } from '@stackspec/image-validators';
 import { safeLoadInventory } from '@stackspec/placement-query';
 import type { Checker, Checkers, CheckInput } from './check.js';
+import { DriverStepsFileSchema, flavorsOf } from './cloud.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Reads `openstack flavor show` properties: a dict, or text like `hw:cpu_policy='dedicated', hw:numa_nodes='2'`. */
-export function parseFlavorProperties(value: unknown): Record<string, unknown> | undefined {
-  if (isObject(value)) return value;
-  if (typeof value !== 'string') return undefined;
-  const out: Record<string, string> = {};
-  const re = /\s*([^=,\s][^=]*?)='((?:[^'\\]|\\.)*)'\s*(?:,|$)/gy;
-  let m: RegExpExecArray | null = re.exec(value);
-  let end = 0;
-  while (m) {
-    out[m[1] as string] = (m[2] as string).replace(/\\(.)/g, '$1');
-    end = re.lastIndex;
-    m = re.exec(value);
-  }
-  return value.slice(end).trim() === '' ? out : undefined;
-}
-
-/** Each flavor of a flavor file with the JSON pointer of its extra specs. */
-function flavorsOf(value: unknown): { specs: unknown; base: string; name?: string }[] {
-  const one = (v: unknown, base: string) => {
-    if (!isObject(v)) return [];
-    const name = typeof v.name === 'string' ? v.name : undefined;
-    if ('extra_specs' in v)
-      return [{ specs: v.extra_specs, base: `${base}/extra_specs`, ...(name ? { name } : {}) }];
-    if ('properties' in v)
-      return [
-        {
-          specs: parseFlavorProperties(v.properties) ?? v.properties,
-          base: `${base}/properties`,
-          ...(name ? { name } : {}),
-        },
-      ];
-    return [];
-  };
-  if (Array.isArray(value)) return value.flatMap((v, i) => one(v, `/${i}`));
-  if (isObject(value) && Array.isArray(value.flavors))
-    return value.flavors.flatMap((v, i) => one(v, `/flavors/${i}`));
-  return one(value, '');
 }
 
 function located(document: SourceDocument, d: Diagnostic, file: string): Diagnostic {
@@ -65,7 +27,7 @@ const checkFlavor: Checker = ({ document, file, config }: CheckInput) => {
       out.push(
         document.diagnostic({
           code: 'extra-specs/not-a-mapping',
-          path: flavor.base,
+          path: flavor.specsPath,
           message: 'The extra specs must be a mapping of key to value.',
         }),
       );
@@ -76,7 +38,7 @@ const checkFlavor: Checker = ({ document, file, config }: CheckInput) => {
       {
         mode: config.extraSpecs.mode as ValidationMode,
         ...(config.extraSpecs.release ? { release: config.extraSpecs.release } : {}),
-        basePath: flavor.base,
+        basePath: flavor.specsPath,
       } as Parameters<typeof validateExtraSpecs>[1],
     );
     out.push(...r.diagnostics.map((d) => located(document, d, file)));
@@ -123,6 +85,9 @@ const checkHeatEnvironment: Checker = ({ text, file }) =>
 
 const checkInventory: Checker = ({ text, file }) => safeLoadInventory(text, { filename: file }).diagnostics;
 
+const checkDriverSteps: Checker = ({ document }) =>
+  validateWithSchema(DriverStepsFileSchema, document, { area: 'driver-steps' }).diagnostics;
+
 /** The checker of every kind, backed by the stackspec packages. */
 export function defaultCheckers(): Checkers {
   return {
@@ -132,6 +97,7 @@ export function defaultCheckers(): Checkers {
     'heat-template': checkHeatTemplate,
     'heat-environment': checkHeatEnvironment,
     'placement-inventory': checkInventory,
+    'driver-steps': checkDriverSteps,
     'stackspec-config': () => [],
   };
 }

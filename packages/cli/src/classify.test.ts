@@ -5,6 +5,7 @@ describe('classifyDocument', () => {
   it.each([
     [{ heat_template_version: '2018-08-31' }, 'heat-template'],
     [{ validators: [] }, 'image-spec'],
+    [{ driver_steps: [] }, 'driver-steps'],
     [{ name: 'm1', extra_specs: {} }, 'flavor'],
     [{ flavors: [{ extra_specs: {} }] }, 'flavor'],
     [[{ name: 'a', extra_specs: {} }], 'flavor'],

@@ -6,6 +6,7 @@ export const ARTIFACT_KINDS = [
   'heat-template',
   'heat-environment',
   'placement-inventory',
+  'driver-steps',
   'stackspec-config',
 ] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
@@ -18,6 +19,7 @@ export const KIND_LABELS: Readonly<Record<ArtifactKind, string>> = {
   'heat-template': 'Heat template',
   'heat-environment': 'Heat environment',
   'placement-inventory': 'Placement inventory',
+  'driver-steps': 'driver deploy steps',
   'stackspec-config': 'stackspec config',
 };
 
@@ -66,6 +68,7 @@ export function classifyDocument(value: unknown, file: string): ArtifactKind | u
   if (!isObject(value)) return undefined;
   if ('heat_template_version' in value) return 'heat-template';
   if (Array.isArray(value.validators)) return 'image-spec';
+  if (Array.isArray(value.driver_steps)) return 'driver-steps';
   if (looksLikeFlavor(value)) return 'flavor';
   if (Array.isArray(value.flavors) && value.flavors.every(looksLikeFlavor)) return 'flavor';
   if (looksLikeDeployTemplate(value)) return 'deploy-template';

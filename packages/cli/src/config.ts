@@ -48,6 +48,14 @@ export const StackspecConfigSchema = z.strictObject({
     })
     .default({ enabled: true, checkPaths: true }),
   inventories: KindOptionsSchema.default({ enabled: true }),
+  schedule: z
+    .strictObject({
+      /** The spec's `placement_req_required_member_prefix`, e.g. `reservation:`. */
+      requiredMemberPrefix: z.string().min(1).optional(),
+      /** The spec's `placement_req_default_forbidden_member_prefix` list, e.g. `[reservation:]`. */
+      defaultForbiddenMemberPrefixes: z.array(z.string().min(1)).default([]),
+    })
+    .default({ defaultForbiddenMemberPrefixes: [] }),
 });
 export type StackspecConfig = z.infer<typeof StackspecConfigSchema>;
 

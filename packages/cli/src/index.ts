@@ -8,9 +8,18 @@ export type {
   SkipReason,
 } from './check.js';
 export { checkPaths, checkText } from './check.js';
-export { defaultCheckers, parseFlavorProperties } from './checkers.js';
+export { defaultCheckers } from './checkers.js';
 export type { ArtifactKind } from './classify.js';
 export { ARTIFACT_KINDS, classifyDocument, KIND_LABELS } from './classify.js';
+export type { Cloud, CloudFlavor } from './cloud.js';
+export {
+  DriverStepSchema,
+  DriverStepsFileSchema,
+  flavorsOf,
+  loadCloud,
+  parseFlavorProperties,
+} from './cloud.js';
+export { formatScheduleText } from './commands/schedule.js';
 export type { LoadedConfig, StackspecConfig } from './config.js';
 export { CONFIG_FILE_NAMES, defaultConfig, loadConfig, StackspecConfigSchema } from './config.js';
 export type { SarifToolInfo } from './format/sarif.js';
@@ -19,4 +28,6 @@ export type { TextFormatOptions } from './format/text.js';
 export { formatCheckJson, formatCheckText } from './format/text.js';
 export type { RunOptions } from './program.js';
 export { runStackspec } from './program.js';
+export type { ScheduleCandidate, ScheduleInput, ScheduleResult } from './schedule.js';
+export { schedule } from './schedule.js';
 export { VERSION } from './version.js';

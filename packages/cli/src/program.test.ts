@@ -120,3 +120,49 @@ describe('stackspec check', () => {
     expect(r.out).not.toContain('\u001b[');
   });
 });
+
+describe('stackspec schedule', () => {
+  it('prints the walk from flavor to deploy steps and exits 0', async () => {
+    const r = await run(['schedule', '--flavor', 'bm.mirror', 'cloud']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(
+      'GET /allocation_candidates?resources=CUSTOM_BAREMETAL:1&required=CUSTOM_RAID_MIRROR',
+    );
+    expect(r.out).toContain('4. Node node-a');
+    expect(r.out).toMatch(
+      /2\. raid\.create_configuration +priority {2}10 {2}\(template CUSTOM_RAID_MIRROR\)/,
+    );
+  });
+
+  it('writes the whole result as JSON', async () => {
+    const r = await run([
+      'schedule',
+      '--flavor',
+      'bm.mirror',
+      '--node',
+      'node-b',
+      '--format',
+      'json',
+      'cloud',
+    ]);
+    const result = JSON.parse(r.out);
+    expect(result).toMatchObject({ ok: true, stage: 'done', node: { name: 'node-b' } });
+  });
+
+  it('exits 1 and says where the walk stopped', async () => {
+    const r = await run(['schedule', '--flavor', 'bm.gpu', 'cloud']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('no compute node can host this flavor');
+    const typo = await run(['schedule', '--flavor', 'bm.typo', 'cloud']);
+    expect(typo.code).toBe(1);
+    expect(typo.out).toContain('hint: Did you mean required?');
+  });
+
+  it('suggests a flavor name and exits 2 when the flavor is unknown', async () => {
+    const r = await run(['schedule', '--flavor', 'bm.mirorr', 'cloud']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('No flavor named bm.mirorr');
+    expect(r.err).toContain('Did you mean bm.mirror?');
+    expect((await run(['schedule', 'cloud'])).code).toBe(2);
+  });
+});

@@ -2,6 +2,7 @@ import { type CliIO, createProgram } from '@stackspec/core/cli';
 import type { Checkers } from './check.js';
 import { defaultCheckers } from './checkers.js';
 import { addCheckCommand } from './commands/check.js';
+import { addScheduleCommand } from './commands/schedule.js';
 import { VERSION } from './version.js';
 
 /** Test seams for {@link runStackspec}. */
@@ -23,9 +24,11 @@ export async function runStackspec(
   const program = createProgram('stackspec', io)
     .description('Check OpenStack artefacts and walk the path from a flavor to the deploy steps of a node.')
     .version(VERSION);
-  addCheckCommand(program, io, options.checkers ?? defaultCheckers, (code) => {
+  const setExit = (code: number) => {
     exitCode = code;
-  });
+  };
+  addCheckCommand(program, io, options.checkers ?? defaultCheckers, setExit);
+  addScheduleCommand(program, io, setExit);
   await program.parseAsync([...argv], { from: 'user' });
   return exitCode;
 }

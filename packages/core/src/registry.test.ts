@@ -137,6 +137,8 @@ describe('createNameRegistry: suggestions', () => {
   it('suggests patterned names filled in with the key', () => {
     expect(r.suggest('hw:numa_cpu.0')).toContain('hw:numa_cpus.0');
     expect(r.suggest('trait:HW_CPU_X86_AVX3')).toContain('trait:HW_CPU_X86_AVX2');
+    // Several placeholders: the key's middle part is kept when it fits.
+    expect(r.suggest('resource:CUSTOM_MAGIC')).toEqual(['resources:CUSTOM_MAGIC']);
   });
 
   it('suggests nothing for unrelated keys', () => {

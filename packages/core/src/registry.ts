@@ -235,38 +235,39 @@ export function createNameRegistry<T>(options: NameRegistryOptions = {}): NameRe
         continue;
       }
       // Compare the key's ends with the pattern's literal ends, allowing the
-      // typo to shift the boundary by one character either way.
-      let best = max + 1;
-      let head = 0;
+      // typo to shift each boundary by one character either way.
+      const heads: [number, number][] = [];
       for (const delta of [0, -1, 1]) {
         const len = p.prefix.length + delta;
         if (len < 0 || len > key.length) continue;
         const d = editDistance(key.slice(0, len).toLowerCase(), p.prefix.toLowerCase(), max);
-        if (d < best) {
-          best = d;
-          head = len;
+        if (d <= max) heads.push([d, len]);
+      }
+      if (!heads.length) continue;
+      let best: { distance: number; text: string } | undefined;
+      for (const [dh, head] of heads) {
+        for (const delta of [0, -1, 1]) {
+          const len = p.suffix.length + delta;
+          if (len < 0 || head + len > key.length) continue;
+          const dt = editDistance(
+            key.slice(key.length - len).toLowerCase(),
+            p.suffix.toLowerCase(),
+            max - dh,
+          );
+          const distance = dh + dt;
+          if (distance > max || distance === 0) continue;
+          // Show the name filled in with the key's own middle part when that is a valid key.
+          const filled = p.prefix + key.slice(head, key.length - len) + p.suffix;
+          const text = p.regex.test(filled) ? filled : entry.name;
+          const better =
+            !best ||
+            distance < best.distance ||
+            (distance === best.distance && text !== entry.name && best.text === entry.name);
+          if (better) best = { distance, text };
         }
       }
-      if (best > max) continue;
-      let tailBest = max + 1;
-      let tail = 0;
-      for (const delta of [0, -1, 1]) {
-        const len = p.suffix.length + delta;
-        if (len < 0 || head + len > key.length) continue;
-        const d = editDistance(key.slice(key.length - len).toLowerCase(), p.suffix.toLowerCase(), max - best);
-        if (d < tailBest) {
-          tailBest = d;
-          tail = len;
-        }
-      }
-      const distance = best + tailBest;
-      if (distance > max || distance === 0) continue;
-      let text = entry.name;
-      if (p.params.length === 1) {
-        const middle = key.slice(head, key.length - tail);
-        const filled = entry.name.replace(`{${p.params[0]}}`, middle);
-        if (p.regex.test(filled)) text = filled;
-      }
+      if (!best) continue;
+      const { distance, text } = best;
       scored.push({ text, distance, order: entry.order });
     }
     scored.sort((a, b) => a.distance - b.distance || a.order - b.order);

@@ -1,0 +1,63 @@
+// The example cloud must keep doing what its README says it does.
+import { join } from 'node:path';
+import { runStackspec } from '@stackspec/cli';
+import type { CliIO } from '@stackspec/core/cli';
+import { describe, expect, it } from 'vitest';
+
+const root = join(__dirname, '..');
+
+async function stackspec(args: string[]) {
+  let out = '';
+  const io: CliIO = {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (out += s) },
+    env: { NO_COLOR: '1' },
+    cwd: root,
+  };
+  const code = await runStackspec(args, io);
+  return { code, out };
+}
+
+describe('example cloud', () => {
+  it('check finds exactly the planted typos', async () => {
+    const r = await stackspec(['check', '.']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('flavors/typos.yaml:11:7  error');
+    expect(r.out).toContain('hint: Did you mean resources:CUSTOM_COMPUTE_A?');
+    expect(r.out).toContain('hint: Did you mean hw:cpu_policy?');
+    expect(r.out).toContain('hint: Did you mean isolate?');
+    expect(r.out).toMatch(/✖ 5 problems \(5 errors, 0 warnings\)/);
+    expect(r.out).not.toMatch(/^(flavors\/(baremetal|virtual)|inventory|deploy-templates|heat|image)/m);
+  });
+
+  it.each([
+    [
+      'FlavorVMXMirror',
+      'CUSTOM_BM_CONFIG_BIOS_VMX_ON',
+      'CUSTOM_BM_CONFIG_RAID_DISK_MIRROR',
+      '"raid_level":"1"',
+    ],
+    [
+      'FlavorNoVMXStripe',
+      'CUSTOM_BM_CONFIG_BIOS_VMX_OFF',
+      'CUSTOM_BM_CONFIG_RAID_DISK_STRIPE',
+      '"raid_level":"0"',
+    ],
+  ])(
+    'schedule %s lands on bm-01 with the BIOS and RAID steps of its traits',
+    async (flavor, bios, raid, level) => {
+      const r = await stackspec(['schedule', '--flavor', flavor, '--format', 'json', '.']);
+      expect(r.code).toBe(0);
+      const result = JSON.parse(r.out);
+      expect(result.node.name).toBe('bm-01');
+      expect(result.plan.matchedTemplates).toEqual([bios, raid]);
+      const steps = result.plan.steps.map(
+        (s: { interface: string; step: string; priority: number }) =>
+          `${s.interface}.${s.step}:${s.priority}`,
+      );
+      expect(steps[0]).toBe('bios.apply_configuration:150');
+      expect(steps.at(-1)).toBe('raid.create_configuration:10');
+      expect(JSON.stringify(result.plan.steps.at(-1).args)).toContain(level);
+    },
+  );
+});

@@ -1,0 +1,212 @@
+import { readFile } from 'node:fs/promises';
+import { basename, isAbsolute, resolve } from 'node:path';
+import {
+  createDiagnostic,
+  type Diagnostic,
+  describeError,
+  type SourceDocument,
+  safeParseDocument,
+  validateWithSchema,
+} from '@stackspec/core';
+import { walkFiles } from '@stackspec/core/node';
+import {
+  type DeployTemplateInput,
+  type DriverStep,
+  validateDeployTemplate,
+} from '@stackspec/deploy-templates';
+import { type ProviderStore, safeLoadInventory } from '@stackspec/placement-query';
+import { z } from 'zod';
+import { classifyDocument } from './classify.js';
+
+/** A flavor as found in a file: Nova's API fields and its extra specs. */
+export interface CloudFlavor {
+  name: string;
+  vcpus: number;
+  ram: number;
+  disk: number;
+  ephemeral: number;
+  swap: number;
+  extraSpecs: Record<string, string>;
+  file: string;
+  /** JSON pointer of the flavor in its file. */
+  path: string;
+}
+
+/** What a folder of cloud description files holds, for `stackspec schedule`. */
+export interface Cloud {
+  flavors: CloudFlavor[];
+  inventory?: { file: string; store: ProviderStore };
+  templates: (DeployTemplateInput & { file: string })[];
+  driverSteps?: { file: string; steps: DriverStep[] };
+  /** Problems met while reading (unreadable or invalid files). */
+  diagnostics: Diagnostic[];
+}
+
+const ArgInfoSchema = z
+  .object({ description: z.string().optional(), required: z.boolean().optional() })
+  .loose();
+
+/** One deploy step as a node's driver reports it. */
+export const DriverStepSchema = z
+  .object({
+    interface: z.string().min(1),
+    step: z.string().min(1),
+    priority: z.number().int().min(0),
+    argsinfo: z.record(z.string(), ArgInfoSchema).nullable().optional(),
+  })
+  .loose();
+
+/** A driver steps file: `driver_steps: [...]` (or a bare list in a file named `driver-steps.yaml`). */
+export const DriverStepsFileSchema = z.strictObject({ driver_steps: z.array(DriverStepSchema) });
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function toInt(v: unknown): number {
+  const n = typeof v === 'string' ? Number(v) : v;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0;
+}
+
+/** Reads `openstack flavor show` properties: a dict, or text like `hw:cpu_policy='dedicated', hw:numa_nodes='2'`. */
+export function parseFlavorProperties(value: unknown): Record<string, unknown> | undefined {
+  if (isObject(value)) return value;
+  if (typeof value !== 'string') return undefined;
+  const out: Record<string, string> = {};
+  const re = /\s*([^=,\s][^=]*?)='((?:[^'\\]|\\.)*)'\s*(?:,|$)/gy;
+  let m: RegExpExecArray | null = re.exec(value);
+  let end = 0;
+  while (m) {
+    out[m[1] as string] = (m[2] as string).replace(/\\(.)/g, '$1');
+    end = re.lastIndex;
+    m = re.exec(value);
+  }
+  return value.slice(end).trim() === '' ? out : undefined;
+}
+
+/**
+ * Every flavor of a flavor document (one flavor, `{flavors: […]}`, a list,
+ * or `openstack flavor show -f json` output) with the pointer of its extra
+ * specs (`specsPath`), which may not be a mapping when the file is wrong.
+ */
+export function flavorsOf(
+  value: unknown,
+): { flavor: Record<string, unknown>; path: string; specs: unknown; specsPath: string }[] {
+  const one = (v: unknown, path: string) => {
+    if (!isObject(v)) return [];
+    if ('extra_specs' in v)
+      return [{ flavor: v, path, specs: v.extra_specs, specsPath: `${path}/extra_specs` }];
+    if ('properties' in v) {
+      return [
+        {
+          flavor: v,
+          path,
+          specs: parseFlavorProperties(v.properties) ?? v.properties,
+          specsPath: `${path}/properties`,
+        },
+      ];
+    }
+    return [];
+  };
+  if (Array.isArray(value)) return value.flatMap((v, i) => one(v, `/${i}`));
+  if (isObject(value) && Array.isArray(value.flavors))
+    return value.flavors.flatMap((v, i) => one(v, `/flavors/${i}`));
+  return one(value, '');
+}
+
+function readFlavors(document: SourceDocument, file: string): CloudFlavor[] {
+  return flavorsOf(document.value).map(({ flavor, path, specs }) => ({
+    name: typeof flavor.name === 'string' ? flavor.name : `${file}${path}`,
+    vcpus: toInt(flavor.vcpus),
+    ram: toInt(flavor.ram ?? flavor.memory_mb),
+    disk: toInt(flavor.disk ?? flavor.root_gb),
+    ephemeral: toInt(flavor.ephemeral ?? flavor['OS-FLV-EXT-DATA:ephemeral']),
+    swap: toInt(flavor.swap),
+    extraSpecs: Object.fromEntries(
+      Object.entries(isObject(specs) ? specs : {}).map(([k, v]) => [
+        k,
+        typeof v === 'string' ? v : String(v),
+      ]),
+    ),
+    file,
+    path,
+  }));
+}
+
+function templatesOf(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (isObject(value) && Array.isArray(value.deploy_templates)) return value.deploy_templates;
+  return [value];
+}
+
+/**
+ * Reads every flavor, deploy template, Placement inventory and driver steps
+ * file under `paths`. Invalid files are reported in `diagnostics` and left
+ * out; nothing throws for bad input.
+ */
+export async function loadCloud(paths: readonly string[], cwd: string): Promise<Cloud> {
+  const walked = await walkFiles(paths.length ? paths : ['.'], {
+    cwd,
+    ignore: ['**/node_modules/**', '**/.git/**', '**/*.j2.yaml'],
+  });
+  const cloud: Cloud = { flavors: [], templates: [], diagnostics: [...walked.diagnostics] };
+  for (const file of walked.files) {
+    const abs = isAbsolute(file) ? file : resolve(cwd, file);
+    let text: string;
+    try {
+      text = await readFile(abs, 'utf8');
+    } catch (e) {
+      cloud.diagnostics.push(
+        createDiagnostic({
+          code: 'check/unreadable',
+          message: `The file cannot be read: ${describeError(e)}.`,
+          file,
+        }),
+      );
+      continue;
+    }
+    const parsed = safeParseDocument(text, { filename: file, duplicateKeys: 'warn' });
+    if (!parsed.ok) {
+      cloud.diagnostics.push(...parsed.diagnostics);
+      continue;
+    }
+    const value = parsed.document.value;
+    const isDriverSteps =
+      (isObject(value) && 'driver_steps' in value) ||
+      (/^driver[-_]steps\.(ya?ml|json)$/.test(basename(file)) && Array.isArray(value));
+    if (isDriverSteps) {
+      const r = validateWithSchema(
+        DriverStepsFileSchema,
+        Array.isArray(value) ? { driver_steps: value } : parsed.document,
+        {
+          area: 'driver-steps',
+          file,
+        },
+      );
+      if (r.ok) cloud.driverSteps = { file, steps: r.value.driver_steps as DriverStep[] };
+      else cloud.diagnostics.push(...r.diagnostics);
+      continue;
+    }
+    switch (classifyDocument(value, file)) {
+      case 'flavor':
+        cloud.flavors.push(...readFlavors(parsed.document, file));
+        break;
+      case 'placement-inventory': {
+        const r = safeLoadInventory(text, { filename: file });
+        if (r.ok) cloud.inventory = { file, store: r.store };
+        else cloud.diagnostics.push(...r.diagnostics);
+        break;
+      }
+      case 'deploy-template':
+        for (const item of templatesOf(value)) {
+          const r = validateDeployTemplate(item, { file });
+          if (r.ok) cloud.templates.push({ ...r.value, file });
+          else cloud.diagnostics.push(...r.diagnostics.map((d) => ({ ...d, file })));
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return cloud;
+}

@@ -1,0 +1,173 @@
+import type { Diagnostic } from '@stackspec/core';
+import {
+  type DeployStepsExplanation,
+  type DriverStep,
+  explainDeploySteps,
+  type PlanTemplate,
+} from '@stackspec/deploy-templates';
+import { type ValidationMode, validateExtraSpecs } from '@stackspec/extra-spec-validators';
+import {
+  type AggregateInfo,
+  type AllocationCandidatesRequest,
+  findAllocationCandidates,
+  flavorToRequest,
+  type ProviderStore,
+  serializePlacementQuery,
+} from '@stackspec/placement-query';
+import type { CloudFlavor } from './cloud.js';
+
+/** Everything `stackspec schedule` needs, already loaded. */
+export interface ScheduleInput {
+  flavor: CloudFlavor;
+  store: ProviderStore;
+  templates: readonly PlanTemplate[];
+  driverSteps: readonly DriverStep[];
+  /** Extra spec validation mode (default `strict`). */
+  mode?: ValidationMode;
+  /** Nova release whose catalog applies (default the newest). */
+  release?: string;
+  /** Host aggregates with metadata, for the reservation rules. */
+  aggregates?: readonly AggregateInfo[];
+  /** The spec's required-member prefix (e.g. `reservation:`). */
+  requiredMemberPrefix?: string;
+  /** The spec's default-forbidden prefixes (e.g. `['reservation:']`). */
+  defaultForbiddenMemberPrefixes?: readonly string[];
+  /** Pick this node (by name or uuid) among the candidates instead of the first. */
+  node?: string;
+}
+
+/** One compute node Placement would offer. */
+export interface ScheduleCandidate {
+  name: string;
+  uuid: string;
+  /** Provider name → resource class → amount. */
+  allocations: Record<string, Record<string, number>>;
+}
+
+/** The walk from a flavor to the deploy steps of the node it lands on. */
+export interface ScheduleResult {
+  /** `false` when a stage failed; `stage` says which. */
+  ok: boolean;
+  stage: 'extra-specs' | 'request' | 'candidates' | 'node' | 'deploy-steps' | 'done';
+  extraSpecs: Diagnostic[];
+  request?: AllocationCandidatesRequest;
+  /** The request as Placement's query string. */
+  query?: string;
+  requestDiagnostics: Diagnostic[];
+  candidates: ScheduleCandidate[];
+  node?: { name: string; uuid: string; traits: string[] };
+  /** Required traits of the flavor: what Nova puts into the node's `instance_info.traits`. */
+  instanceTraits: string[];
+  plan?: DeployStepsExplanation;
+  /** Ironic's validation message when the deploy steps cannot be planned. */
+  planError?: { reason: string; diagnostics: Diagnostic[] };
+}
+
+function requiredTraits(extraSpecs: Record<string, string>): string[] {
+  // Nova passes every required trait of the flavor, from any request group, to Ironic.
+  const out = new Set<string>();
+  for (const [k, v] of Object.entries(extraSpecs)) {
+    const m = /^trait([a-zA-Z0-9_-]{1,64})?:(.+)$/.exec(k);
+    if (m && v === 'required') out.add(m[2] as string);
+  }
+  return [...out].sort();
+}
+
+/**
+ * The path the specs draw together, as one pure function: validate the
+ * flavor's extra specs, build the Placement request (reservation rules
+ * included), evaluate it over the inventory, pick a node, and plan the
+ * deploy steps its deploy templates produce. Stops at the first stage that
+ * fails and says which.
+ */
+export function schedule(input: ScheduleInput): ScheduleResult {
+  const result: ScheduleResult = {
+    ok: false,
+    stage: 'extra-specs',
+    extraSpecs: [],
+    requestDiagnostics: [],
+    candidates: [],
+    instanceTraits: [],
+  };
+  const flavor = input.flavor;
+  const validation = validateExtraSpecs(flavor.extraSpecs, {
+    mode: input.mode ?? 'strict',
+    ...(input.release ? { release: input.release } : {}),
+    basePath: `${flavor.path}/extra_specs`,
+  });
+  result.extraSpecs = validation.diagnostics.map((d) => ({ ...d, file: d.file ?? flavor.file }));
+  if (!validation.ok) return result;
+
+  result.stage = 'request';
+  let request: AllocationCandidatesRequest;
+  try {
+    const built = flavorToRequest(
+      {
+        vcpus: flavor.vcpus,
+        memory_mb: flavor.ram,
+        root_gb: flavor.disk,
+        ephemeral_gb: flavor.ephemeral,
+        swap: flavor.swap,
+        extra_specs: flavor.extraSpecs,
+      },
+      {
+        limit: null,
+        ...(input.aggregates ? { aggregates: input.aggregates } : {}),
+        ...(input.requiredMemberPrefix ? { requiredMemberPrefix: input.requiredMemberPrefix } : {}),
+        ...(input.defaultForbiddenMemberPrefixes
+          ? { defaultForbiddenMemberPrefixes: input.defaultForbiddenMemberPrefixes }
+          : {}),
+      },
+    );
+    request = built.request;
+    result.requestDiagnostics = built.diagnostics.map((d) => ({ ...d, file: d.file ?? flavor.file }));
+  } catch (e) {
+    const diagnostics = (e as { diagnostics?: Diagnostic[] }).diagnostics ?? [];
+    result.requestDiagnostics = diagnostics.map((d) => ({ ...d, file: d.file ?? flavor.file }));
+    return result;
+  }
+  result.request = request;
+  result.query = serializePlacementQuery(request);
+
+  result.stage = 'candidates';
+  const found = findAllocationCandidates(input.store, request);
+  const seen = new Set<string>();
+  for (const c of found.candidates) {
+    if (seen.has(c.anchor.uuid)) continue;
+    seen.add(c.anchor.uuid);
+    const allocations: Record<string, Record<string, number>> = {};
+    for (const [provider, classes] of c.allocations) allocations[provider.name] = Object.fromEntries(classes);
+    result.candidates.push({ name: c.anchor.name, uuid: c.anchor.uuid, allocations });
+  }
+  result.candidates.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (!result.candidates.length) return result;
+
+  result.stage = 'node';
+  const chosen = input.node
+    ? result.candidates.find((c) => c.name === input.node || c.uuid === input.node)
+    : result.candidates[0];
+  if (!chosen) return result;
+  const provider = [...found.candidates].find((c) => c.anchor.uuid === chosen.uuid)?.anchor;
+  result.node = { name: chosen.name, uuid: chosen.uuid, traits: [...(provider?.traits ?? [])].sort() };
+  result.instanceTraits = requiredTraits(flavor.extraSpecs);
+
+  result.stage = 'deploy-steps';
+  try {
+    result.plan = explainDeploySteps({
+      driverSteps: input.driverSteps,
+      templates: input.templates,
+      instanceTraits: result.instanceTraits,
+      nodeTraits: result.node.traits,
+      nodeUuid: chosen.uuid,
+    });
+  } catch (e) {
+    result.planError = {
+      reason: e instanceof Error ? e.message : String(e),
+      diagnostics: (e as { diagnostics?: Diagnostic[] }).diagnostics ?? [],
+    };
+    return result;
+  }
+  result.stage = 'done';
+  result.ok = true;
+  return result;
+}
