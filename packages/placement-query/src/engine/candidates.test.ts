@@ -4,7 +4,12 @@ import { loadInventory } from '../model/inventory-file.js';
 import { parseAllocationCandidatesQuery, parseResourceProvidersQuery } from '../parse.js';
 import { findAllocationCandidates } from './candidates.js';
 import { listResourceProviders } from './providers.js';
-import { renderCandidates, renderProviderList } from './render.js';
+import {
+  renderCandidates,
+  renderCandidatesJson,
+  renderProviderList,
+  renderProviderListJson,
+} from './render.js';
 
 const { store } = loadInventory(`
 aggregates: {gold: 11111111-1111-4111-8111-111111111111}
@@ -169,5 +174,30 @@ describe('render', () => {
       root_provider_uuid: p?.uuid,
       links: expect.arrayContaining([{ rel: 'self', href: `/placement/resource_providers/${p?.uuid}` }]),
     });
+  });
+
+  it('writes the same bodies as text, cached fragments included', () => {
+    for (const q of [
+      'resources=DISK_GB:5',
+      'resources=VCPU:1,MEMORY_MB:10&limit=2',
+      'resources_A=SRIOV_NET_VF:1&resources_B=SRIOV_NET_VF:1&group_policy=none',
+    ]) {
+      for (const v of ['1.10', '1.12', '1.17', '1.27', '1.29', '1.34', '1.39']) {
+        if ((q.includes('_A') && v !== '1.39') || (q.includes('limit') && v < '1.16')) continue;
+        const r = findAllocationCandidates(store, parseAllocationCandidatesQuery(q, v));
+        expect(JSON.parse(renderCandidatesJson(r, v, { revision: store.revision }))).toEqual(
+          renderCandidates(r, v),
+        );
+        expect(JSON.parse(renderCandidatesJson(r, v, { revision: store.revision }))).toEqual(
+          renderCandidates(r, v),
+        );
+      }
+    }
+    const list = listResourceProviders(store, parseResourceProvidersQuery('', '1.39'));
+    for (const v of ['1.0', '1.14', '1.39']) {
+      expect(JSON.parse(renderProviderListJson(list, v, { revision: store.revision, prefix: '/p' }))).toEqual(
+        renderProviderList(list, v, '/p'),
+      );
+    }
   });
 });

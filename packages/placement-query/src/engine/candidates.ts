@@ -1,5 +1,5 @@
 import { atLeast, toMicroversion } from '../microversion.js';
-import { type Provider, type ProviderStore, SHARING_TRAIT } from '../model/store.js';
+import { entryFits, type Provider, type ProviderStore, SHARING_TRAIT } from '../model/store.js';
 import type { AllocationCandidatesRequest, RequestGroup } from '../request.js';
 import {
   byId,
@@ -8,9 +8,7 @@ import {
   providersInAggregates,
   providersInAnyAggregate,
   providersWithAnyTrait,
-  providersWithCapacity,
   providersWithTraits,
-  satisfies,
 } from './common.js';
 
 /** One way to satisfy the request: amounts per provider and class, and which providers served each group. */
@@ -148,8 +146,10 @@ function evaluate(
   const treeAware = sharing.size > 0 || store.hasTrees;
 
   const perGroup = new Map<string, GroupRequest[]>();
+  // With a single group every group request is a candidate, so building can stop at the cap.
+  const cap = request.groups.length === 1 && !request.sameSubtree.length ? options.hardCap : undefined;
   for (const group of request.groups) {
-    const reqs = evaluateGroup(store, group, { anchorRoots, sharing, anchorCache, treeAware });
+    const reqs = evaluateGroup(store, group, { anchorRoots, sharing, anchorCache, treeAware, cap });
     if (!reqs.length) throw new NoCandidates();
     perGroup.set(group.suffix, reqs);
   }
@@ -189,6 +189,8 @@ function evaluate(
 }
 
 interface GroupContext {
+  /** Stop after this many distinct group requests (single-group queries with a limit). */
+  cap: number | undefined;
   anchorRoots: Set<Provider> | undefined;
   sharing: ReadonlySet<Provider>;
   anchorCache: Map<Provider, Provider[]>;
@@ -236,105 +238,119 @@ function evaluateGroup(store: ProviderStore, group: RequestGroup, ctx: GroupCont
     if (!p) return [];
     treeRoot = p.root;
   }
-  const withResource = new Map<string, Provider[]>();
+  // Placement looks each class up over every provider before anything else:
+  // a class nobody can give ends the whole search.
   for (const [rc, amount] of resources) {
-    const list = providersWithCapacity(store, rc, amount, treeRoot);
-    if (!list.length) return [];
-    withResource.set(rc, list);
+    if (!anyFits(store, rc, amount, treeRoot)) return [];
   }
 
   if (suffix === '' && ctx.treeAware) {
     if (group.requiredTraits.length) {
       if (!providersWithAnyTrait(store, group.requiredTraits.flat()).size) return [];
     }
-    return multiProvider(store, group, ctx, inAggs, withResource, treeRoot);
+    return multiProvider(store, group, ctx, inAggs, treeRoot);
   }
-  return singleProvider(store, group, ctx, inAggs, withResource);
+  return singleProvider(store, group, ctx, inAggs, treeRoot);
+}
+
+function anyFits(store: ProviderStore, rc: string, amount: number, root: Provider | undefined): boolean {
+  for (const e of store.capacityEntries(rc)) {
+    if (entryFits(e, amount) && (!root || e.provider.root === root)) return true;
+  }
+  return false;
+}
+
+function fits(p: Provider, rc: string, amount: number): boolean {
+  const e = p.capacity.get(rc);
+  return e !== undefined && entryFits(e, amount);
 }
 
 function multiProvider(
   store: ProviderStore,
   group: RequestGroup,
   ctx: GroupContext,
-  inAggs: Set<Provider>,
-  withResource: Map<string, Provider[]>,
+  members: Set<Provider>,
   treeRoot: Provider | undefined,
 ): GroupRequest[] {
-  const bad = group.forbiddenAggregates.length
-    ? providersInAnyAggregate(store, group.forbiddenAggregates)
-    : undefined;
-  const positive = group.memberOf.length > 0;
-  // anchor → class → providers
-  let trees: Map<Provider, Map<string, Provider[]>> | undefined;
-  for (const [rc, list] of withResource) {
-    const pairs = new Map<Provider, Provider[]>();
-    const add = (p: Provider, anchor: Provider) => {
-      let arr = pairs.get(anchor);
-      if (!arr) {
-        arr = [];
-        pairs.set(anchor, arr);
+  const classes = Object.keys(group.resources);
+  const amounts = classes.map((rc) => group.resources[rc] as number);
+  const memberOf = group.memberOf;
+  const positive = memberOf.length > 0;
+  const forbiddenAggs = group.forbiddenAggregates;
+  const isBad = (p: Provider) => forbiddenAggs.some((a) => p.aggregates.has(a));
+  const forbiddenTraits = group.forbiddenTraits;
+  const required = group.requiredTraits;
+  const anchorRoots = ctx.anchorRoots;
+
+  // Sharing providers each anchor may borrow from (none under in_tree).
+  const sharingAt = new Map<Provider, Provider[]>();
+  if (treeRoot === undefined) {
+    for (const s of ctx.sharing) {
+      // Positive member_of narrows sharing providers to those directly in the aggregates.
+      if (positive && !members.has(s)) continue;
+      for (const anchor of anchorsOf(store, s, ctx.anchorCache)) {
+        const list = sharingAt.get(anchor);
+        if (list) list.push(s);
+        else sharingAt.set(anchor, [s]);
       }
-      if (!arr.includes(p)) arr.push(p);
-    };
-    for (const p of list) add(p, p.root);
-    if (treeRoot === undefined) {
-      for (const p of list) {
-        if (!ctx.sharing.has(p)) continue;
-        // Positive member_of narrows sharing providers to those directly in the aggregates.
-        if (positive && !inAggs.has(p)) continue;
-        for (const anchor of anchorsOf(store, p, ctx.anchorCache)) add(p, anchor);
-      }
-    }
-    for (const [anchor, arr] of pairs) {
-      let kept = arr;
-      if (ctx.anchorRoots && !ctx.anchorRoots.has(anchor)) kept = [];
-      if (positive && !inAggs.has(anchor)) kept = kept.filter((p) => inAggs.has(p));
-      if (bad?.has(anchor)) kept = [];
-      if (bad) kept = kept.filter((p) => !bad.has(p));
-      if (kept.length) pairs.set(anchor, kept);
-      else pairs.delete(anchor);
-    }
-    if (!pairs.size) return [];
-    if (!trees) {
-      trees = new Map();
-      for (const [anchor, arr] of pairs) trees.set(anchor, new Map([[rc, arr]]));
-    } else {
-      for (const anchor of [...trees.keys()]) {
-        const arr = pairs.get(anchor);
-        if (arr) (trees.get(anchor) as Map<string, Provider[]>).set(rc, arr);
-        else trees.delete(anchor);
-      }
-      if (!trees.size) return [];
     }
   }
-  if (!trees) return [];
 
-  const forbidden = group.forbiddenTraits;
   const out: GroupRequest[] = [];
-  const anchors = [...trees.keys()].sort(byId);
-  const classes = [...withResource.keys()];
-  for (const anchor of anchors) {
-    const perClass = trees.get(anchor) as Map<string, Provider[]>;
-    const lists = classes.map((rc) =>
-      (perClass.get(rc) as Provider[]).filter((p) => !forbidden.some((t) => p.traits.has(t))).sort(byId),
-    );
-    if (lists.some((l) => !l.length)) continue;
-    const pick: Provider[] = new Array(classes.length);
+  let distinct = 0;
+  const pick: Provider[] = new Array(classes.length);
+  const lists: Provider[][] = classes.map(() => []);
+  const treeOf = (root: Provider): Provider[] => {
+    const nodes: Provider[] = [];
+    const stack = [root];
+    while (stack.length) {
+      const q = stack.pop() as Provider;
+      nodes.push(q);
+      for (const c of q.children) stack.push(c);
+    }
+    return nodes;
+  };
+
+  // One anchor: per class, the providers of its tree and the sharing providers
+  // serving it that have room; a root's aggregates cover its whole tree, for
+  // positive and forbidden aggregates alike.
+  const visit = (anchor: Provider) => {
+    if (anchorRoots && !anchorRoots.has(anchor)) return;
+    const anchorIn = positive && members.has(anchor);
+    if (forbiddenAggs.length && isBad(anchor)) return;
+    const tree = treeOf(anchor);
+    const borrowed = sharingAt.get(anchor);
+    for (let k = 0; k < classes.length; k += 1) {
+      const rc = classes[k] as string;
+      const amount = amounts[k] as number;
+      const list = lists[k] as Provider[];
+      list.length = 0;
+      const count = tree.length + (borrowed ? borrowed.length : 0);
+      for (let j = 0; j < count; j += 1) {
+        const p =
+          j < tree.length ? (tree[j] as Provider) : ((borrowed as Provider[])[j - tree.length] as Provider);
+        const e = p.capacity.get(rc);
+        if (e === undefined || !entryFits(e, amount)) continue;
+        if (positive && !anchorIn && !members.has(p)) continue;
+        if (forbiddenAggs.length && isBad(p)) continue;
+        if (forbiddenTraits.length && forbiddenTraits.some((t) => p.traits.has(t))) continue;
+        if (!list.includes(p)) list.push(p);
+      }
+      if (!list.length) return;
+    }
     const walk = (i: number) => {
       if (i === classes.length) {
-        const chosen = [...new Set(pick)];
-        if (group.requiredTraits.length) {
-          const traits = new Set<string>();
-          for (const p of chosen) for (const t of p.traits) traits.add(t);
-          if (!satisfies(traits, group.requiredTraits)) return;
-        }
+        const chosen = pick.length === 1 ? [pick[0] as Provider] : [...new Set(pick)];
+        if (required.length && !required.every((set) => set.some((t) => chosen.some((p) => p.traits.has(t)))))
+          return;
         out.push({
           suffix: '',
           anchor,
-          parts: classes.map((rc, k) => [pick[k] as Provider, rc, group.resources[rc] as number]),
-          providers: chosen.sort(byId),
+          parts: classes.map((rc, k) => [pick[k] as Provider, rc, amounts[k] as number]),
+          providers: chosen,
           sameProvider: false,
         });
+        if (!needsKey(chosen)) distinct += 1;
         return;
       }
       for (const p of lists[i] as Provider[]) {
@@ -343,6 +359,38 @@ function multiProvider(
       }
     };
     walk(0);
+  };
+
+  if (treeRoot) {
+    visit(treeRoot);
+    return out;
+  }
+  const seen = new Set<Provider>();
+  const tryAnchor = (anchor: Provider): boolean => {
+    if (seen.has(anchor)) return false;
+    seen.add(anchor);
+    visit(anchor);
+    return ctx.cap !== undefined && distinct >= ctx.cap;
+  };
+  if (positive) {
+    // A pair passes member_of only through a member provider (its own tree, or
+    // the trees it shares with) or a member anchor, so members find every anchor.
+    for (const p of members) {
+      if (tryAnchor(p.root)) return out;
+      if (ctx.sharing.has(p))
+        for (const a of anchorsOf(store, p, ctx.anchorCache)) if (tryAnchor(a)) return out;
+    }
+    return out;
+  }
+  // Otherwise every anchor with a request has a pair for the first class.
+  const rc0 = classes[0] as string;
+  const n0 = amounts[0] as number;
+  for (const e of store.capacityEntries(rc0)) {
+    if (!entryFits(e, n0)) continue;
+    const p = e.provider;
+    if (tryAnchor(p.root)) return out;
+    if (ctx.sharing.has(p))
+      for (const a of anchorsOf(store, p, ctx.anchorCache)) if (tryAnchor(a)) return out;
   }
   return out;
 }
@@ -352,7 +400,7 @@ function singleProvider(
   group: RequestGroup,
   ctx: GroupContext,
   inAggs: Set<Provider>,
-  withResource: Map<string, Provider[]>,
+  treeRoot: Provider | undefined,
 ): GroupRequest[] {
   // `filtered` undefined means "no positive filter yet" (Placement's empty set).
   let filtered: Set<Provider> | undefined;
@@ -368,10 +416,10 @@ function singleProvider(
     if (!filtered.size) return [];
   }
   const forbidden = new Set<Provider>();
-  const subtract = (bad: Set<Provider>) => {
-    for (const p of bad) forbidden.add(p);
+  const subtract = (badSet: Set<Provider>) => {
+    for (const p of badSet) forbidden.add(p);
     if (filtered) {
-      for (const p of bad) filtered.delete(p);
+      for (const p of badSet) filtered.delete(p);
       if (!filtered.size) return false;
     }
     return true;
@@ -385,48 +433,43 @@ function singleProvider(
   if (group.forbiddenTraits.length && !subtract(providersWithAnyTrait(store, group.forbiddenTraits)))
     return [];
 
-  let first = true;
-  for (const list of withResource.values()) {
-    const set = new Set(list);
-    if (first) {
-      first = false;
-      if (filtered) {
-        const f = filtered;
-        filtered = new Set([...f].filter((p) => set.has(p)));
-      } else filtered = new Set(list.filter((p) => !forbidden.has(p)));
-    } else {
-      const f = filtered as Set<Provider>;
-      filtered = new Set([...f].filter((p) => set.has(p)));
+  const resources = Object.entries(group.resources);
+  let candidates: Provider[];
+  const inTree = (p: Provider) => !treeRoot || p.root === treeRoot;
+  if (!resources.length) {
+    // A resourceless group with no positive filter matches nothing: a Placement quirk kept on purpose.
+    if (!filtered || !filtered.size) return [];
+    candidates = [...filtered].sort(byId);
+  } else if (filtered) {
+    candidates = [...filtered]
+      .filter((p) => inTree(p) && resources.every(([rc, n]) => fits(p, rc, n)))
+      .sort(byId);
+  } else {
+    const [[rc0, n0], ...rest] = resources as [[string, number], ...[string, number][]];
+    candidates = [];
+    for (const e of store.capacityEntries(rc0)) {
+      const p = e.provider;
+      if (!entryFits(e, n0) || !inTree(p) || forbidden.has(p)) continue;
+      if (rest.every(([rc, n]) => fits(p, rc, n))) candidates.push(p);
     }
-    if (!filtered.size) return [];
   }
-  // A resourceless group with no positive filter matches nothing: a Placement quirk kept on purpose.
-  if (!filtered?.size) return [];
+  if (!candidates.length) return [];
 
   const out: GroupRequest[] = [];
-  const parts = (p: Provider): [Provider, string, number][] =>
-    Object.entries(group.resources).map(([rc, n]) => [p, rc, n]);
-  for (const p of [...filtered].sort(byId)) {
+  const sameProvider = group.suffix !== '';
+  let distinct = 0;
+  for (const p of candidates) {
+    if (ctx.cap !== undefined && distinct >= ctx.cap) break;
+    if (!p.traits.has(SHARING_TRAIT)) distinct += 1;
+    const parts: [Provider, string, number][] = resources.map(([rc, n]) => [p, rc, n]);
     if (!ctx.anchorRoots || ctx.anchorRoots.has(p.root)) {
-      out.push({
-        suffix: group.suffix,
-        anchor: p.root,
-        parts: parts(p),
-        providers: [p],
-        sameProvider: group.suffix !== '',
-      });
+      out.push({ suffix: group.suffix, anchor: p.root, parts, providers: [p], sameProvider });
     }
     if (p.traits.has(SHARING_TRAIT)) {
       for (const anchor of anchorsOf(store, p, ctx.anchorCache)) {
         if (anchor === p.root) continue;
         if (ctx.anchorRoots && !ctx.anchorRoots.has(anchor)) continue;
-        out.push({
-          suffix: group.suffix,
-          anchor,
-          parts: parts(p),
-          providers: [p],
-          sameProvider: group.suffix !== '',
-        });
+        out.push({ suffix: group.suffix, anchor, parts, providers: [p], sameProvider });
       }
     }
   }
@@ -459,6 +502,23 @@ function merge(
   const suffixes = [...perGroup.keys()];
   const granular = suffixes.filter((s) => s !== '').length;
   const isolate = request.groupPolicy === 'isolate';
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  // One group and no cross-group rule: each group request is a candidate as is
+  // (its capacity was checked per provider and class when it was built).
+  if (perGroup.size === 1 && !request.sameSubtree.length) {
+    for (const r of perGroup.values().next().value as GroupRequest[]) {
+      if (needsKey(r.providers)) {
+        const c = toCandidate(r);
+        const key = candidateKey(c);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push(c);
+      } else out.push(toCandidate(r));
+      if (hardCap !== undefined && out.length >= hardCap) break;
+    }
+    return out;
+  }
   const byAnchor = new Map<Provider, Map<string, GroupRequest[]>>();
   for (const [suffix, reqs] of perGroup) {
     for (const r of reqs) {
@@ -475,9 +535,7 @@ function merge(
       arr.push(r);
     }
   }
-  const seen = new Set<string>();
-  const out: Candidate[] = [];
-  const anchors = [...byAnchor.keys()].sort(byId);
+  const anchors = [...byAnchor.keys()];
   for (const anchor of anchors) {
     const m = byAnchor.get(anchor) as Map<string, GroupRequest[]>;
     if (m.size !== suffixes.length) continue;
@@ -489,9 +547,11 @@ function merge(
       if (i === lists.length) {
         const c = combine(store, request, pick, isolate, granular, anchor);
         if (!c) return;
-        const key = candidateKey(c);
-        if (seen.has(key)) return;
-        seen.add(key);
+        if (needsKey([...c.allocations.keys(), ...[...c.mappings.values()].flatMap((set) => [...set])])) {
+          const key = candidateKey(c);
+          if (seen.has(key)) return;
+          seen.add(key);
+        }
         out.push(c);
         if (hardCap !== undefined && out.length >= hardCap) stop = true;
         return;
@@ -506,6 +566,25 @@ function merge(
     if (stop) break;
   }
   return out;
+}
+
+// The same candidate can come out at two anchors only when every provider in
+// it is a sharing provider (others are only ever anchored at their own root).
+function needsKey(providers: readonly Provider[]): boolean {
+  return providers.every((p) => p.traits.has(SHARING_TRAIT));
+}
+
+function toCandidate(r: GroupRequest): Candidate {
+  const allocations = new Map<Provider, Map<string, number>>();
+  for (const [p, rc, n] of r.parts) {
+    let inner = allocations.get(p);
+    if (!inner) {
+      inner = new Map();
+      allocations.set(p, inner);
+    }
+    inner.set(rc, n);
+  }
+  return { allocations, mappings: new Map([[r.suffix, new Set(r.providers)]]), anchor: r.anchor };
 }
 
 function combine(

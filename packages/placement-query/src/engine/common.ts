@@ -1,6 +1,6 @@
 import { createDiagnostic, ValidationError } from '@stackspec/core';
 import { PLACEMENT_ERROR_CODES } from '../errors.js';
-import { canAllocate, type Provider, type ProviderStore } from '../model/store.js';
+import { entryFits, type Provider, type ProviderStore } from '../model/store.js';
 import { pySortedSet } from '../python.js';
 
 /** A 400 raised while evaluating (an unknown trait or resource class), with Placement's message. */
@@ -17,7 +17,7 @@ export function firstUnknown(names: Iterable<string>, known: (name: string) => b
   return undefined;
 }
 
-/** Providers with room for `amount` of `rc`, optionally only in the tree rooted at `root`. */
+/** Providers with room for `amount` of `rc`, optionally only in the tree rooted at `root`, in id order. */
 export function providersWithCapacity(
   store: ProviderStore,
   rc: string,
@@ -25,10 +25,10 @@ export function providersWithCapacity(
   root?: Provider,
 ): Provider[] {
   const out: Provider[] = [];
-  for (const p of store.withInventory(rc)) {
-    if (root && p.root !== root) continue;
-    const inv = p.inventories.get(rc);
-    if (inv && canAllocate(inv, p.usages.get(rc) ?? 0, amount)) out.push(p);
+  for (const e of store.capacityEntries(rc)) {
+    if (!entryFits(e, amount)) continue;
+    if (root && e.provider.root !== root) continue;
+    out.push(e.provider);
   }
   return out;
 }

@@ -1,15 +1,42 @@
-import type { Provider, ProviderStore } from '../model/store.js';
+import { entryFits, type Provider, type ProviderStore } from '../model/store.js';
 import type { ResourceProvidersRequest } from '../request.js';
-import {
-  byId,
-  evaluationError,
-  firstUnknown,
-  providersInAggregates,
-  providersInAnyAggregate,
-  providersWithAnyTrait,
-  providersWithCapacity,
-  providersWithTraits,
-} from './common.js';
+import { byId, evaluationError, firstUnknown } from './common.js';
+
+/** A candidate source: an index set (or list) plus a membership test. */
+interface Source {
+  size: number;
+  /** A fresh iteration each call (generators are single-use). */
+  items: () => Iterable<Provider>;
+  has: (p: Provider) => boolean;
+}
+
+function unionSource(sets: readonly ReadonlySet<Provider>[]): Source {
+  if (sets.length === 1) {
+    const only = sets[0] as ReadonlySet<Provider>;
+    return { size: only.size, items: () => only, has: (p) => only.has(p) };
+  }
+  return {
+    size: sets.reduce((n, s) => n + s.size, 0),
+    items: function* () {
+      const seen = new Set<Provider>();
+      for (const s of sets)
+        for (const p of s)
+          if (!seen.has(p)) {
+            seen.add(p);
+            yield p;
+          }
+    },
+    has: (p) => sets.some((s) => s.has(p)),
+  };
+}
+
+function anyMatches(sources: readonly Source[]): boolean {
+  if (!sources.length) return true;
+  const sorted = [...sources].sort((a, b) => a.size - b.size);
+  const [first, ...rest] = sorted as [Source, ...Source[]];
+  for (const p of first.items()) if (rest.every((s) => s.has(p))) return true;
+  return false;
+}
 
 /**
  * Evaluates a parsed `GET /resource_providers` query: every filter looks at
@@ -21,33 +48,28 @@ import {
  * creation order.
  *
  * Cost: proportional to the smallest candidate index (an aggregate, a
- * trait, a resource class or a tree), not to the number of providers.
+ * trait, a resource class or a tree), not to the number of providers;
+ * negative filters are checked on each candidate, never materialised.
  *
  * @example
  * listResourceProviders(store, parseResourceProvidersQuery('member_of=!<agg>', '1.32'));
  */
 export function listResourceProviders(store: ProviderStore, request: ResourceProvidersRequest): Provider[] {
-  const predicates: ((p: Provider) => boolean)[] = [];
-  const bases: Iterable<Provider>[] = [];
-  const sizes: number[] = [];
-  const addBase = (items: Iterable<Provider>, size: number) => {
-    bases.push(items);
-    sizes.push(size);
-  };
+  const sources: Source[] = [];
+  const checks: ((p: Provider) => boolean)[] = [];
+  const single = (p: Provider | undefined): Source => ({
+    size: p ? 1 : 0,
+    items: () => (p ? [p] : []),
+    has: (q) => q === p,
+  });
 
-  if (request.name) {
-    const p = store.providerByName(request.name);
-    addBase(p ? [p] : [], p ? 1 : 0);
-  }
-  if (request.uuid) {
-    const p = store.provider(request.uuid);
-    addBase(p ? [p] : [], p ? 1 : 0);
-  }
+  if (request.name) sources.push(single(store.providerByName(request.name)));
+  if (request.uuid) sources.push(single(store.provider(request.uuid)));
   if (request.inTree !== undefined) {
     const anchor = store.provider(request.inTree);
     if (!anchor) return [];
     const root = anchor.root;
-    predicates.push((p) => p.root === root);
+    checks.push((p) => p.root === root);
   }
   if (request.requiredTraits.length) {
     const unknown = firstUnknown(request.requiredTraits.flat(), (t) => store.hasTrait(t));
@@ -58,9 +80,9 @@ export function listResourceProviders(store: ProviderStore, request: ResourcePro
         'required',
       );
     }
-    const matching = providersWithTraits(store, request.requiredTraits);
-    if (!matching.size) return [];
-    addBase(matching, matching.size);
+    const traitSources = request.requiredTraits.map((set) => unionSource(set.map((t) => store.withTrait(t))));
+    if (!anyMatches(traitSources)) return [];
+    sources.push(...traitSources);
   }
   if (request.forbiddenTraits.length) {
     const unknown = firstUnknown(request.forbiddenTraits, (t) => store.hasTrait(t));
@@ -71,17 +93,17 @@ export function listResourceProviders(store: ProviderStore, request: ResourcePro
         'required',
       );
     }
-    const bad = providersWithAnyTrait(store, request.forbiddenTraits);
-    if (bad.size) predicates.push((p) => !bad.has(p));
+    const forbidden = request.forbiddenTraits;
+    checks.push((p) => !forbidden.some((t) => p.traits.has(t)));
   }
   if (request.memberOf.length) {
-    const members = providersInAggregates(store, request.memberOf);
-    if (!members.size) return [];
-    addBase(members, members.size);
+    const aggSources = request.memberOf.map((set) => unionSource(set.map((a) => store.inAggregate(a))));
+    if (!anyMatches(aggSources)) return [];
+    sources.push(...aggSources);
   }
   if (request.forbiddenAggregates.length) {
-    const bad = providersInAnyAggregate(store, request.forbiddenAggregates);
-    if (bad.size) predicates.push((p) => !bad.has(p));
+    const forbidden = request.forbiddenAggregates;
+    checks.push((p) => !forbidden.some((a) => p.aggregates.has(a)));
   }
   for (const [rc, amount] of Object.entries(request.resources ?? {})) {
     if (!store.hasResourceClass(rc)) {
@@ -91,23 +113,30 @@ export function listResourceProviders(store: ProviderStore, request: ResourcePro
         'resources',
       );
     }
-    const fit = new Set(providersWithCapacity(store, rc, amount));
-    addBase(fit, fit.size);
+    const entries = store.capacityEntries(rc);
+    const fits = (p: Provider) => {
+      const e = p.capacity.get(rc);
+      return e !== undefined && entryFits(e, amount);
+    };
+    sources.push({
+      size: entries.length,
+      items: function* () {
+        for (const e of entries) if (entryFits(e, amount)) yield e.provider;
+      },
+      has: fits,
+    });
   }
 
-  let base: Iterable<Provider> = store.providers();
-  let smallest = -1;
-  for (let i = 0; i < sizes.length; i += 1) {
-    if (smallest < 0 || (sizes[i] as number) < (sizes[smallest] as number)) smallest = i;
+  if (!sources.length) {
+    const out: Provider[] = [];
+    for (const p of store.providers()) if (checks.every((f) => f(p))) out.push(p);
+    return out;
   }
-  const others: Set<Provider>[] = [];
-  bases.forEach((b, i) => {
-    if (i === smallest) base = b;
-    else others.push(b instanceof Set ? b : new Set(b));
-  });
+  const sorted = [...sources].sort((a, b) => a.size - b.size);
+  const [base, ...rest] = sorted as [Source, ...Source[]];
   const out: Provider[] = [];
-  for (const p of base) {
-    if (others.every((s) => s.has(p)) && predicates.every((f) => f(p))) out.push(p);
+  for (const p of base.items()) {
+    if (rest.every((s) => s.has(p)) && checks.every((f) => f(p))) out.push(p);
   }
-  return smallest >= 0 ? out.sort(byId) : out;
+  return out.sort(byId);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isStackspecError, isUuidLike, type Microversion, normalizeUuid } from '@stackspec/core';
 import { findAllocationCandidates } from '../engine/candidates.js';
 import { listResourceProviders } from '../engine/providers.js';
-import { renderCandidates, renderProvider, renderProviderList } from '../engine/render.js';
+import { renderCandidatesJson, renderProvider, renderProviderListJson } from '../engine/render.js';
 import { PLACEMENT_ERROR_CODES } from '../errors.js';
 import { atLeast, MAX_MICROVERSION, MIN_MICROVERSION, negotiatePlacementVersion } from '../microversion.js';
 import {
@@ -109,6 +109,8 @@ type Handler = (ctx: Ctx) => Promise<Response | ResponseParts> | Response | Resp
 interface ResponseParts {
   status: number;
   body?: unknown;
+  /** A body already written as JSON text. */
+  raw?: string;
   headers?: Record<string, string>;
   /** Add Cache-Control/Last-Modified from 1.15 (successful GETs and some writes). */
   cache?: boolean;
@@ -251,7 +253,11 @@ function listProviders(ctx: Ctx): ResponseParts {
   } catch (e) {
     wrapQueryError(e);
   }
-  return { status: 200, cache: true, body: renderProviderList(providers, ctx.version, ctx.prefix) };
+  return {
+    status: 200,
+    cache: true,
+    raw: renderProviderListJson(providers, ctx.version, { revision: ctx.store.revision, prefix: ctx.prefix }),
+  };
 }
 
 function listCandidates(ctx: Ctx): ResponseParts {
@@ -262,8 +268,15 @@ function listCandidates(ctx: Ctx): ResponseParts {
     wrapQueryError(e);
   }
   try {
-    const result = findAllocationCandidates(ctx.store, request);
-    return { status: 200, cache: true, body: renderCandidates(result, ctx.version) };
+    // Placement builds every candidate and then keeps the first `limit`; we stop
+    // building there (same answer), unless old microversions still filter afterwards.
+    const cap = request.limit !== undefined && (atLeast(ctx.version, 29) || !ctx.store.hasTrees);
+    const result = findAllocationCandidates(ctx.store, request, cap ? { hardCap: request.limit } : {});
+    return {
+      status: 200,
+      cache: true,
+      raw: renderCandidatesJson(result, ctx.version, { revision: ctx.store.revision }),
+    };
   } catch (e) {
     wrapQueryError(e);
   }
@@ -999,6 +1012,12 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
       if (out.cache && atLeast(version, 15) && out.status < 300) {
         headers['cache-control'] = 'no-cache';
         headers['last-modified'] = httpDate(ctx.now);
+      }
+      if (out.raw !== undefined) {
+        return new Response(out.raw, {
+          status: out.status,
+          headers: { ...headers, 'content-type': 'application/json' },
+        });
       }
       if (out.body === undefined) return new Response(null, { status: out.status, headers });
       return json(out.status, out.body, headers);

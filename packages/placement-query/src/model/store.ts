@@ -55,6 +55,8 @@ export interface Provider {
   /** Internal id, in creation order (what Placement's database would assign). */
   readonly id: number;
   readonly uuid: string;
+  /** The uuid as a JSON string literal, for fast rendering. */
+  readonly uuidJson: string;
   name: string;
   generation: number;
   parent: Provider | undefined;
@@ -65,8 +67,31 @@ export interface Provider {
   readonly usages: Map<string, number>;
   readonly traits: Set<string>;
   readonly aggregates: Set<string>;
+  /** Inventory with usage per class, for fast capacity checks. */
+  readonly capacity: Map<string, CapacityEntry>;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * One provider's inventory of one class with its current usage, kept in a
+ * flat list per class so capacity scans touch no maps.
+ */
+export interface CapacityEntry {
+  readonly provider: Provider;
+  /** `(total - reserved) * allocation_ratio`. */
+  limit: number;
+  used: number;
+  minUnit: number;
+  maxUnit: number;
+  stepSize: number;
+}
+
+/** Whether an entry can give `amount` more (Placement's capacity filter). */
+export function entryFits(e: CapacityEntry, amount: number): boolean {
+  return (
+    e.used + amount <= e.limit && e.minUnit <= amount && e.maxUnit >= amount && amount % e.stepSize === 0
+  );
 }
 
 /** One consumer's allocations. */
@@ -130,6 +155,8 @@ export class ProviderStore {
   readonly #aggregateIndex = new Map<string, Set<Provider>>();
   readonly #traitIndex = new Map<string, Set<Provider>>();
   readonly #classIndex = new Map<string, Set<Provider>>();
+  readonly #entries = new Map<string, Map<Provider, CapacityEntry>>();
+  readonly #entryLists = new Map<string, CapacityEntry[]>();
   readonly #consumers = new Map<string, Consumer>();
   readonly #traits = new Map<string, Date>();
   readonly #classes = new Map<string, Date>();
@@ -194,6 +221,53 @@ export class ProviderStore {
   /** Providers with inventory of a resource class (no copy). */
   withInventory(resourceClass: string): ReadonlySet<Provider> {
     return this.#classIndex.get(resourceClass) ?? EMPTY;
+  }
+
+  /** Every provider's inventory of a class with its usage, as a flat list (no copy; do not change it). */
+  capacityEntries(resourceClass: string): readonly CapacityEntry[] {
+    let list = this.#entryLists.get(resourceClass);
+    if (!list) {
+      list = [...(this.#entries.get(resourceClass)?.values() ?? [])].sort(
+        (a, b) => a.provider.id - b.provider.id,
+      );
+      this.#entryLists.set(resourceClass, list);
+    }
+    return list;
+  }
+
+  #setEntry(p: Provider, rc: string, inv: Inventory | undefined): void {
+    let byProvider = this.#entries.get(rc);
+    if (!inv) {
+      p.capacity.delete(rc);
+      if (byProvider?.delete(p)) this.#entryLists.delete(rc);
+      return;
+    }
+    if (!byProvider) {
+      byProvider = new Map();
+      this.#entries.set(rc, byProvider);
+    }
+    const fields = {
+      limit: (inv.total - inv.reserved) * inv.allocation_ratio,
+      used: p.usages.get(rc) ?? 0,
+      minUnit: inv.min_unit,
+      maxUnit: inv.max_unit,
+      stepSize: inv.step_size,
+    };
+    const existing = byProvider.get(p);
+    if (existing) Object.assign(existing, fields);
+    else {
+      const entry = { provider: p, ...fields };
+      byProvider.set(p, entry);
+      p.capacity.set(rc, entry);
+      this.#entryLists.delete(rc);
+    }
+  }
+
+  #syncUsage(p: Provider): void {
+    for (const rc of p.inventories.keys()) {
+      const e = this.#entries.get(rc)?.get(p);
+      if (e) e.used = p.usages.get(rc) ?? 0;
+    }
   }
 
   /** Every aggregate some provider is in. */
@@ -302,6 +376,9 @@ export class ProviderStore {
     this.#classes.set(to, this.#classes.get(from) as Date);
     this.#classes.delete(from);
     rename(this.#classIndex);
+    rename(this.#entries);
+    this.#entryLists.clear();
+    for (const p of this.#byUuid.values()) rename(p.capacity);
     for (const p of this.#byUuid.values()) {
       rename(p.inventories);
       rename(p.usages);
@@ -372,6 +449,7 @@ export class ProviderStore {
     const provider = {
       id: this.#nextId++,
       uuid,
+      uuidJson: JSON.stringify(uuid),
       name,
       generation: 0,
       parent,
@@ -381,6 +459,7 @@ export class ProviderStore {
       usages: new Map<string, number>(),
       traits: new Set<string>(),
       aggregates: new Set<string>(),
+      capacity: new Map<string, CapacityEntry>(),
       createdAt: now,
       updatedAt: now,
     } satisfies Provider;
@@ -496,7 +575,10 @@ export class ProviderStore {
         );
       }
     }
-    for (const rc of p.inventories.keys()) this.#classIndex.get(rc)?.delete(p);
+    for (const rc of p.inventories.keys()) {
+      this.#classIndex.get(rc)?.delete(p);
+      this.#setEntry(p, rc, undefined);
+    }
     for (const t of p.traits) this.#unindex(this.#traitIndex, t, p);
     for (const a of p.aggregates) this.#unindex(this.#aggregateIndex, a, p);
     if (p.parent) {
@@ -568,10 +650,12 @@ export class ProviderStore {
     for (const rc of removed) {
       p.inventories.delete(rc);
       this.#unindex(this.#classIndex, rc, p);
+      this.#setEntry(p, rc, undefined);
     }
     for (const [rc, inv] of Object.entries(inventories)) {
       p.inventories.set(rc, { ...inv });
       this.#index(this.#classIndex, rc, p);
+      this.#setEntry(p, rc, inv);
     }
     this.#touch(p);
     return p;
@@ -687,6 +771,7 @@ export class ProviderStore {
     }
     for (const p of touched) {
       for (const [rc, n] of p.usages) if (n === 0) p.usages.delete(rc);
+      this.#syncUsage(p);
       this.#touch(p);
     }
     if (!map.size) {
