@@ -55,8 +55,11 @@ export interface CheckReport {
 /** Options for {@link checkPaths}. */
 export interface CheckPathsOptions {
   cwd: string;
+  /** The run's config: its ignore patterns apply to the walk, and it governs files with no nearer config. */
   config: StackspecConfig;
   baseDir?: string;
+  /** The config governing one file (default: the run's config for every file). */
+  configFor?: (absolutePath: string) => Promise<{ config: StackspecConfig; baseDir: string }>;
   checkers: Checkers;
   /** Called after each file, e.g. to draw a progress line. */
   onProgress?: (done: number, total: number, file: string) => void;
@@ -161,10 +164,30 @@ export async function checkPaths(paths: readonly string[], options: CheckPathsOp
         ],
       } satisfies CheckedFile;
     }
-    const result = await checkText(text, file, {
-      absolutePath,
+    let governing: { config: StackspecConfig; baseDir?: string } = {
       config: options.config,
       ...(options.baseDir ? { baseDir: options.baseDir } : {}),
+    };
+    if (options.configFor) {
+      try {
+        governing = await options.configFor(absolutePath);
+      } catch (e) {
+        done += 1;
+        options.onProgress?.(done, walked.files.length, file);
+        const known = (e as { diagnostics?: Diagnostic[] }).diagnostics;
+        return {
+          file,
+          kind: undefined,
+          diagnostics: known?.length
+            ? known
+            : [createDiagnostic({ code: 'cli/bad-config', message: describeError(e), file })],
+        } satisfies CheckedFile;
+      }
+    }
+    const result = await checkText(text, file, {
+      absolutePath,
+      config: governing.config,
+      ...(governing.baseDir ? { baseDir: governing.baseDir } : {}),
       checkers: options.checkers,
     });
     done += 1;

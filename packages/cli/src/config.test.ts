@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig, loadConfig } from './config.js';
+import { createConfigResolver, defaultConfig, loadConfig } from './config.js';
 
 let root: string;
 beforeAll(() => {
@@ -56,5 +56,26 @@ describe('loadConfig', () => {
 
   it('reports a config file that does not exist', async () => {
     await expect(loadConfig(root, 'nope.yaml')).rejects.toMatchObject({ code: 'cli/config-not-found' });
+  });
+});
+
+describe('createConfigResolver', () => {
+  it('finds the nearest config above each file and caches it', async () => {
+    const fallback = await loadConfig(root);
+    const resolveConfig = createConfigResolver(fallback);
+    const nested = await resolveConfig(join(root, 'proj/sub/flavor.yaml'));
+    expect(nested.file).toBe(join(root, 'proj/stackspec.config.yaml'));
+    expect(nested.config.extraSpecs.mode).toBe('permissive');
+    expect(await resolveConfig(join(root, 'proj/sub/other.yaml'))).toBe(nested);
+    expect((await resolveConfig(join(root, 'top.yaml'))).config).toEqual(defaultConfig());
+  });
+
+  it('surfaces a malformed nested config', async () => {
+    mkdirSync(join(root, 'broken'), { recursive: true });
+    writeFileSync(join(root, 'broken/stackspec.config.yaml'), 'ignore: 3\n');
+    const resolveConfig = createConfigResolver(await loadConfig(root));
+    await expect(resolveConfig(join(root, 'broken/x.yaml'))).rejects.toMatchObject({
+      code: 'cli/bad-config',
+    });
   });
 });

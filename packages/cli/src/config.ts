@@ -106,6 +106,11 @@ export async function loadConfig(cwd: string, explicit?: string): Promise<Loaded
     }
   }
   if (!file) return { config: defaultConfig(), file: undefined, baseDir: resolve(cwd) };
+  return readConfigFile(file);
+}
+
+/** Reads one config file; throws `SpecError` with located diagnostics when it is malformed. */
+export async function readConfigFile(file: string): Promise<LoadedConfig> {
   const text = await readFile(file, 'utf8');
   try {
     const doc = parseDocument(text, { filename: file });
@@ -121,4 +126,30 @@ export async function loadConfig(cwd: string, explicit?: string): Promise<Loaded
       cause: e,
     });
   }
+}
+
+/**
+ * Finds the config that governs each checked file: the nearest
+ * `stackspec.config.*` in the file's folder or above, like `.editorconfig`.
+ * Lookups are cached per folder. Files with no config above them get
+ * `fallback`.
+ */
+export function createConfigResolver(fallback: LoadedConfig): (file: string) => Promise<LoadedConfig> {
+  const byDir = new Map<string, Promise<LoadedConfig>>();
+  const find = (dir: string): Promise<LoadedConfig> => {
+    const hit = byDir.get(dir);
+    if (hit) return hit;
+    const found = (async () => {
+      for (const name of CONFIG_FILE_NAMES) {
+        const candidate = join(dir, name);
+        if (candidate === fallback.file) return fallback;
+        if (await exists(candidate)) return readConfigFile(candidate);
+      }
+      const parent = dirname(dir);
+      return parent === dir ? fallback : find(parent);
+    })();
+    byDir.set(dir, found);
+    return found;
+  };
+  return (file) => find(dirname(resolve(file)));
 }

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CliIO } from '@stackspec/core/cli';
@@ -101,6 +101,16 @@ describe('stackspec check', () => {
     expect(r.out).toContain('warning');
     const strict = await run(['check', 'only-unknown.yaml', '--max-warnings', '0', '--mode', 'permissive']);
     expect(strict.code).toBe(1);
+  });
+
+  it('applies the config nearest to each file', async () => {
+    mkdirSync(join(root, 'lenient'), { recursive: true });
+    writeFileSync(join(root, 'lenient/stackspec.config.yaml'), 'extraSpecs:\n  mode: permissive\n');
+    writeFileSync(join(root, 'lenient/f.yaml'), 'name: x\nextra_specs:\n  hw:cpu_polcy: dedicated\n');
+    const r = await run(['check', 'lenient']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('lenient/f.yaml:3:3  warning');
+    expect((await run(['check', 'lenient', '--mode', 'strict'])).code).toBe(1);
   });
 
   it('reports a missing path and an unreadable file without crashing', async () => {

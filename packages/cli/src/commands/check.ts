@@ -2,7 +2,7 @@ import { type CliIO, createColors, createProgress, EXIT } from '@stackspec/core/
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { type Checkers, checkPaths } from '../check.js';
-import { loadConfig } from '../config.js';
+import { createConfigResolver, loadConfig } from '../config.js';
 import { toSarif } from '../format/sarif.js';
 import { formatCheckJson, formatCheckText } from '../format/text.js';
 import { VERSION } from '../version.js';
@@ -53,15 +53,29 @@ export function addCheckCommand(
     .option('--no-color', 'never colour the output')
     .action(async (paths: string[], opts: CheckOptions) => {
       const loaded = await loadConfig(io.cwd, opts.config);
-      const config = structuredClone(loaded.config);
-      if (opts.mode) config.extraSpecs.mode = opts.mode;
-      if (opts.release) config.extraSpecs.release = opts.release;
+      const override = (c: typeof loaded.config) => {
+        const copy = structuredClone(c);
+        if (opts.mode) copy.extraSpecs.mode = opts.mode;
+        if (opts.release) copy.extraSpecs.release = opts.release;
+        return copy;
+      };
+      const config = override(loaded.config);
+      // An explicit --config governs everything; otherwise each file's nearest config does.
+      const nearest = opts.config ? undefined : createConfigResolver(loaded);
       const progress = createProgress(io.stderr, opts.format === 'text' ? {} : { enabled: false });
       const report = await checkPaths(paths, {
         cwd: io.cwd,
         config,
         baseDir: loaded.baseDir,
         checkers: checkers(),
+        ...(nearest
+          ? {
+              configFor: async (file: string) => {
+                const found = await nearest(file);
+                return { config: override(found.config), baseDir: found.baseDir };
+              },
+            }
+          : {}),
         onProgress: (done, total) => {
           if (total >= 50) progress.update(`checking ${done}/${total} files…`);
         },

@@ -1,9 +1,10 @@
+import { resolve } from 'node:path';
 import { didYouMean, suggest } from '@stackspec/core';
 import { type CliIO, type Colors, createColors, EXIT, formatDiagnostics, usage } from '@stackspec/core/cli';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { loadCloud } from '../cloud.js';
-import { loadConfig } from '../config.js';
+import { createConfigResolver, loadConfig } from '../config.js';
 import { type ScheduleResult, schedule } from '../schedule.js';
 
 interface ScheduleOptions {
@@ -126,7 +127,11 @@ export function addScheduleCommand(program: Command, io: CliIO, setExit: (code: 
     )
     .option('--no-color', 'never colour the output')
     .action(async (paths: string[], opts: ScheduleOptions) => {
-      const loaded = await loadConfig(io.cwd, opts.config);
+      const runConfig = await loadConfig(io.cwd, opts.config);
+      // Without --config, the config nearest to the cloud folder applies.
+      const loaded = opts.config
+        ? runConfig
+        : await createConfigResolver(runConfig)(resolve(io.cwd, paths[0] ?? '.', 'stackspec.config.yaml'));
       const cloud = await loadCloud(paths, io.cwd);
       const c = createColors({
         stream: io.stdout,
