@@ -11,7 +11,9 @@ import { benchName, report, runTasks, seededRandom } from '../../../scripts/benc
 import { findTemplates, summarizeCapabilities } from '../src/index.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const CORPUS = resolve(HERE, '../../../../shared/corpus/tripleo-heat-templates');
+const CORPUS = resolve(
+  process.env.STACKSPEC_THT_CORPUS ?? resolve(HERE, '../../../../shared/corpus/tripleo-heat-templates'),
+);
 
 // The heatclient way: libyaml loader with Heat's string overrides, classify, read capabilities.
 const PYTHON_SCAN = `

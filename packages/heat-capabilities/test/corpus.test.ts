@@ -5,8 +5,7 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, posix, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, posix } from 'node:path';
 import { safeParseDocument } from '@stackspec/core';
 import { type CliIO, runCli } from '@stackspec/core/cli';
 import fg from 'fast-glob';
@@ -23,10 +22,11 @@ import {
   stripCapabilities,
   summarizeCapabilities,
 } from '../src/index.js';
+import { CORPUS_ROOT, corpusAvailable } from './corpus-path.js';
 
-const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../../shared/corpus/tripleo-heat-templates');
+const ROOT = CORPUS_ROOT;
 const INSTALLED = '/usr/share/openstack-tripleo-heat-templates/';
-const present = existsSync(ROOT);
+const present = corpusAvailable();
 
 describe.runIf(present)('the TripleO tree', () => {
   const files = present ? fg.sync('**/*.yaml', { cwd: ROOT }).sort() : [];

@@ -4,16 +4,17 @@
 // merge to the same document as heatclient's deep_update.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
 import { oracleAvailable, PYTHON } from '../../../test-support/python.js';
 import { type HeatEnvironment, mergeEnvironments, safeParseEnvironment, scanDocument } from '../src/index.js';
+import { CORPUS_ROOT, corpusAvailable } from './corpus-path.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(HERE, '../../../../shared/corpus/tripleo-heat-templates');
+const ROOT = CORPUS_ROOT;
 const ORACLE = join(HERE, 'heatclient-oracle.py');
 
 function heatclient(batches: string[][]) {
@@ -50,7 +51,7 @@ function asHeatclient(value: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-describe.runIf(existsSync(ROOT) && oracleAvailable('heatclient', ['heatclient.common.template_utils']))(
+describe.runIf(corpusAvailable() && oracleAvailable('heatclient', ['heatclient.common.template_utils']))(
   'client side against heatclient',
   () => {
     const files = existsSync(ROOT)
