@@ -3,7 +3,7 @@ import { z } from 'zod';
 import {
   createCapabilitiesHandler,
   FindRequestSchema,
-  type heatErrorBody,
+  heatErrorBody,
   ResolveRequestSchema,
   SummaryRequestSchema,
 } from './http.js';
@@ -170,5 +170,17 @@ describe('request schemas', () => {
     await expect(`${JSON.stringify(schemas, null, 2)}\n`).toMatchFileSnapshot(
       './__snapshots__/request-schemas.json',
     );
+  });
+});
+
+describe('heatErrorBody', () => {
+  it('has the shape of a Heat fault', () => {
+    expect(heatErrorBody(404, 'NotFound', 'The resource could not be found.')).toEqual({
+      code: 404,
+      title: 'Not Found',
+      explanation: 'The resource could not be found.',
+      error: { type: 'NotFound', message: 'The resource could not be found.', traceback: null },
+    });
+    expect(heatErrorBody(599, 'X', 'y').title).toBe('HTTP 599');
   });
 });

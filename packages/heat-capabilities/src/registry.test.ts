@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseEnvironment } from './environment.js';
-import { lookupResourceType } from './registry.js';
+import { isTemplateName, parseEnvironment } from './environment.js';
+import { effectiveEntries, lookupResourceType } from './registry.js';
 
 const registry = (text: string) => parseEnvironment(text, { filename: 'tht/environments/e.yaml' }).registry;
 
@@ -121,5 +121,30 @@ describe('lookupResourceType', () => {
       type: 'OS::A',
       via: ['OS::A'],
     });
+  });
+});
+
+describe('effectiveEntries', () => {
+  it('drops null entries and what they remove, keeping hooks and later entries', () => {
+    const reg = registry(
+      'resource_registry:\n  OS::A: a.yaml\n  OS::B::X: x.yaml\n  OS::A: null\n  OS::B::*: null\n  OS::B::Y: y.yaml\n  resources:\n    s: {OS::B::Z: z.yaml, hooks: pre-create}\n',
+    );
+    expect(effectiveEntries(reg).map((e) => e.path.join('/'))).toEqual([
+      'OS::B::Y',
+      'resources/s/OS::B::Z',
+      'resources/s/hooks',
+    ]);
+  });
+});
+
+describe('isTemplateName', () => {
+  it('knows only the two suffixes Heat knows', () => {
+    expect(['a.yaml', 'b.template', 'c.yml', 'd.json', 'OS::E'].map(isTemplateName)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });
