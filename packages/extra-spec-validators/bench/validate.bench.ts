@@ -171,7 +171,7 @@ const warm = timeOurs([zed], 1)[0] as Figures;
 const [ours, oursGrown] = timeOurs([zed, grown]) as [Figures, Figures];
 const strict = timeStrict(zed);
 
-const NOVA_SCRIPT = String.raw`
+const NOVA_SCRIPT = `
 import json, sys, time, warnings
 warnings.filterwarnings('ignore')
 from nova import exception

@@ -27,6 +27,8 @@ export {
 } from './define.js';
 export type { ImagePropertyMatch, ValidateImagePropertiesOptions } from './image.js';
 export { findImageProperty, IMAGE_ONLY_PROPERTIES, validateImageProperties } from './image.js';
+export type { LoadExtraSpecPluginsOptions, LoadExtraSpecPluginsResult } from './plugins.js';
+export { loadExtraSpecPlugins, PLUGIN_KIND } from './plugins.js';
 export { translatePythonRegex } from './python-regex.js';
 export { parsePythonBool, parsePythonInt } from './python-values.js';
 export type {
@@ -47,6 +49,18 @@ export {
   ReleaseNameSchema,
   resolveRelease,
 } from './releases.js';
+export { anchorOf } from './render/common.js';
+export type { RenderJsonSchemaOptions } from './render/json-schema.js';
+export { renderJsonSchema } from './render/json-schema.js';
+export type {
+  MetadefFile,
+  MetadefNamespace,
+  MetadefProperty,
+  RenderMetadefsOptions,
+} from './render/metadef.js';
+export { formatMetadef, renderMetadefs } from './render/metadef.js';
+export type { DocSource, RenderDocsOptions } from './render/text.js';
+export { renderMarkdown, renderRst } from './render/text.js';
 export type { ValidateExtraSpecsOptions, ValidateExtraSpecsResult, ValidationMode } from './validate.js';
 export {
   assertExtraSpecs,

@@ -1,0 +1,121 @@
+import type { ValueRule } from '../define.js';
+import type { RegisteredExtraSpec } from '../registry.js';
+import { docNamespace } from '../registry.js';
+
+/** The documentation sections, in order, and the namespaces each holds (as Nova's docs group them). */
+export const DOC_SECTIONS: readonly { title: string; intro: string; namespaces: readonly string[] }[] = [
+  {
+    title: 'Placement',
+    intro:
+      'Keys that turn into the resource and trait request sent to Placement when an instance is scheduled. A ' +
+      'numbered or named suffix after the namespace (``resources1:``, ``trait_gpu:``) makes a request group ' +
+      'that one resource provider must satisfy on its own.',
+    namespaces: ['resources', 'trait'],
+  },
+  {
+    title: 'Scheduler filters',
+    intro:
+      'Keys read by scheduler filters. They only take effect when the filter is enabled in ' +
+      '``[filter_scheduler] enabled_filters``.',
+    namespaces: ['aggregate_instance_extra_specs', 'capabilities'],
+  },
+  {
+    title: 'Virt drivers',
+    intro:
+      'Keys read by the compute service when it builds the guest. Most apply to the libvirt driver only; each ' +
+      'entry lists the drivers that honour it.',
+    namespaces: ['quota', 'accel', 'pci_passthrough', 'hw', 'hw_rng', 'hw_video', 'os', 'powervm', 'vmware'],
+  },
+  {
+    title: 'Others',
+    intro: 'Keys without a namespace.',
+    namespaces: [''],
+  },
+];
+
+/** Groups entries by documentation namespace, keeping registry order; unknown namespaces come last. */
+export function groupByNamespace(
+  entries: readonly RegisteredExtraSpec[],
+): Map<string, RegisteredExtraSpec[]> {
+  const out = new Map<string, RegisteredExtraSpec[]>();
+  for (const e of entries) {
+    const ns = docNamespace(e.name);
+    const list = out.get(ns);
+    if (list) list.push(e);
+    else out.set(ns, [e]);
+  }
+  return out;
+}
+
+/** Sections with the namespaces present, plugin namespaces in an extra section. */
+export function sectionsFor(
+  entries: readonly RegisteredExtraSpec[],
+): { title: string; intro: string; groups: [string, RegisteredExtraSpec[]][] }[] {
+  const groups = groupByNamespace(entries);
+  const used = new Set<string>();
+  const out: { title: string; intro: string; groups: [string, RegisteredExtraSpec[]][] }[] = [];
+  for (const s of DOC_SECTIONS) {
+    const present = s.namespaces.flatMap((ns) => {
+      const list = groups.get(ns);
+      if (!list) return [];
+      used.add(ns);
+      return [[ns, list] as [string, RegisteredExtraSpec[]]];
+    });
+    if (present.length) out.push({ title: s.title, intro: s.intro, groups: present });
+  }
+  const rest = [...groups].filter(([ns]) => !used.has(ns));
+  if (rest.length) {
+    out.push({ title: 'Out-of-tree', intro: 'Keys defined by plugins rather than by Nova.', groups: rest });
+  }
+  return out;
+}
+
+/** Cross-reference id of a key: `extra-spec-hw-numa-cpus-num`. */
+export function anchorOf(name: string): string {
+  return `extra-spec-${name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')}`;
+}
+
+/** The type word shown in docs. */
+export function typeWord(rule: ValueRule): string {
+  return rule.type === 'int' ? 'integer' : rule.type === 'bool' ? 'boolean' : 'string';
+}
+
+/** Field list facts of an entry, as label/value pairs in reading order. */
+export function facts(e: RegisteredExtraSpec): [string, string][] {
+  const d = e.definition;
+  const rule = e.value;
+  const out: [string, string][] = [['Type', typeWord(rule)]];
+  if (rule.type === 'int') {
+    if (rule.min !== undefined) out.push(['Minimum', String(rule.min)]);
+    if (rule.max !== undefined) out.push(['Maximum', String(rule.max)]);
+  }
+  if (rule.type === 'bool') out.push(['Values', 'true/false, yes/no, on/off, 1/0, t/f, y/n (any case)']);
+  if (rule.type === 'str' && rule.enum) out.push(['Values', rule.enum.join(', ')]);
+  if (rule.type === 'str' && rule.pattern) out.push(['Pattern', rule.pattern]);
+  for (const p of e.parameters) {
+    out.push([
+      `Parameter {${p.name}}`,
+      `${p.description ? `${p.description} ` : ''}(${p.type}, ${p.pattern})`,
+    ]);
+  }
+  if (d.status) {
+    let s = `added in ${d.status.added}`;
+    if (d.status.backported?.length) s += ` (backported to ${d.status.backported.join(', ')})`;
+    if (d.status.renamedFrom) s += `, replacing ${d.status.renamedFrom}`;
+    if (d.status.renamed) s += `; renamed to ${d.status.renamed.to} in ${d.status.renamed.release}`;
+    if (d.status.removed) s += `; removed in ${d.status.removed.release} (${d.status.removed.reason})`;
+    out.push(['Status', s]);
+  } else if (e.origin === 'plugin') {
+    out.push(['Status', `out-of-tree${e.source ? ` (${e.source})` : ''}`]);
+  }
+  for (const h of d.history ?? []) out.push(['Changed', `until ${h.until}: ${h.change}`]);
+  if (d.virtDrivers?.length) out.push(['Virt drivers', d.virtDrivers.join(', ')]);
+  if (d.dependencies?.length) {
+    out.push(['Depends on', d.dependencies.map((x) => (x.value ? `${x.key}=${x.value}` : x.key)).join(', ')]);
+  }
+  if (d.imageProperty) out.push(['Image property', d.imageProperty]);
+  return out;
+}

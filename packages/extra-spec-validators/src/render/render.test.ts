@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { defineExtraSpec } from '../define.js';
+import { createExtraSpecRegistry } from '../registry.js';
+import { builtinRegistry } from '../validate.js';
+import { anchorOf } from './common.js';
+import { renderJsonSchema } from './json-schema.js';
+import { formatMetadef, renderMetadefs } from './metadef.js';
+import { renderMarkdown, renderRst } from './text.js';
+
+const zed = builtinRegistry('zed');
+const small = createExtraSpecRegistry({
+  builtins: false,
+  release: 'zed',
+  plugins: [
+    {
+      name: 'acme-filters',
+      specs: [
+        defineExtraSpec({
+          name: 'acme:slices',
+          description: 'Slices the ``acme`` filter reserves.',
+          value: { type: 'int', min: 1, max: 8 },
+          status: { added: 'yoga' },
+          virtDrivers: ['libvirt'],
+          imageProperty: 'acme_slices',
+          dependencies: [{ key: 'hw:cpu_policy', value: 'dedicated' }],
+        }),
+        defineExtraSpec({
+          name: 'acme:mode',
+          description: 'Old switch.',
+          value: { type: 'str', enum: ['fast', 'safe'] },
+          deprecated: { since: 'zed', reason: 'Use acme:slices.', replacement: 'acme:slices' },
+        }),
+        defineExtraSpec({
+          name: 'acme:slot.{num}',
+          description: 'Slot label.',
+          parameters: [{ name: 'num', type: 'int', description: 'Slot number.' }],
+          value: { type: 'str', pattern: '[a-z]+\\d*' },
+        }),
+        defineExtraSpec({ name: 'acme:on', description: 'Turns it on.', value: { type: 'bool' } }),
+      ],
+    },
+  ],
+});
+
+describe('renderRst', () => {
+  it('renders the zed catalog', async () => {
+    await expect(renderRst(zed)).toMatchFileSnapshot('__snapshots__/extra-specs.zed.snap.rst');
+  });
+
+  it('gives every key a unique target, and summary tables for traits and resources', () => {
+    const rst = renderRst(zed);
+    const anchors = zed.entries().map((e) => anchorOf(e.name));
+    expect(new Set(anchors).size).toBe(anchors.length);
+    for (const a of anchors) expect(rst).toContain(`.. _${a}:`);
+    expect(rst).toContain('.. list-table::');
+    expect(rst).toContain('.. warning::\n\n   Deprecated since victoria');
+  });
+
+  it('renders plugin entries with their rules, status and deprecation', async () => {
+    const rst = renderRst(small, { title: 'ACME extra specs', summary: [] });
+    expect(rst).toContain(':Minimum: 1\n:Maximum: 8');
+    expect(rst).toContain(':Pattern: ``[a-z]+\\d*``');
+    expect(rst).toContain(':Parameter {num}: Slot number. (int, \\\\d+)');
+    expect(rst).toContain('Out-of-tree');
+    await expect(rst).toMatchFileSnapshot('__snapshots__/plugins.snap.rst');
+  });
+});
+
+describe('renderMarkdown', () => {
+  it('renders the zed catalog with an anchor per key', async () => {
+    const md = renderMarkdown(zed);
+    expect(md).toContain('<a id="extra-spec-hw-cpu-policy"></a>');
+    expect(md).toContain('> **Deprecated** since victoria');
+    await expect(md).toMatchFileSnapshot('__snapshots__/extra-specs.zed.snap.md');
+  });
+
+  it('renders plugin entries', async () => {
+    await expect(renderMarkdown(small, { summary: [] })).toMatchFileSnapshot('__snapshots__/plugins.snap.md');
+  });
+});
+
+describe('renderMetadefs', () => {
+  it('shapes namespaces like Glance metadef files', async () => {
+    const files = renderMetadefs(zed);
+    const hwImage = files.find((f) => f.fileName === 'extra-specs-hw-image.json')?.namespace;
+    expect(hwImage?.resource_type_associations).toEqual([
+      { name: 'OS::Glance::Image', prefix: 'hw_' },
+      { name: 'OS::Cinder::Volume', prefix: 'hw_', properties_target: 'image' },
+      { name: 'OS::Nova::Flavor', prefix: 'hw:' },
+    ]);
+    expect(hwImage?.properties.cpu_policy).toMatchObject({
+      type: 'string',
+      enum: ['dedicated', 'shared', 'mixed'],
+    });
+    expect(hwImage?.properties.emulator_threads_policy).toBeUndefined();
+    const quota = files.find((f) => f.fileName === 'extra-specs-quota.json')?.namespace;
+    expect(quota?.properties.cpu_period).toMatchObject({ type: 'integer', minimum: 0 });
+    const os = files.find((f) => f.fileName === 'extra-specs-os.json')?.namespace;
+    expect(os?.properties.monitors).toMatchObject({ minimum: 1, maximum: 8 });
+    const traits = files.find((f) => f.fileName === 'extra-specs-trait.json')?.namespace;
+    expect(Object.keys(traits?.properties ?? {})).toHaveLength(345);
+    expect(traits?.resource_type_associations).toEqual([{ name: 'OS::Nova::Flavor', prefix: 'trait:' }]);
+    for (const f of files) {
+      for (const p of Object.values(f.namespace.properties)) {
+        expect(p.title.length).toBeGreaterThan(0);
+        expect(['string', 'integer', 'boolean']).toContain(p.type);
+      }
+    }
+    const all = Object.fromEntries(files.map((f) => [f.fileName, f.namespace]));
+    await expect(`${JSON.stringify(all, null, 2)}\n`).toMatchFileSnapshot(
+      '__snapshots__/metadefs.zed.snap.json',
+    );
+  });
+
+  it('formats a namespace as Glance does and honours options', () => {
+    const [file] = renderMetadefs(small, { idPrefix: 'ACME', visibility: 'private', protected: false });
+    expect(file?.namespace).toMatchObject({
+      namespace: 'ACME::Acme',
+      visibility: 'private',
+      protected: false,
+    });
+    expect(formatMetadef(file?.namespace as never)).toMatch(/^\{\n {4}"namespace"/);
+  });
+});
+
+describe('renderJsonSchema', () => {
+  it('describes plain and patterned keys and their value rules', async () => {
+    const schema = renderJsonSchema(zed, { id: 'https://example.org/extra-specs.json' });
+    const props = schema.properties as Record<string, Record<string, unknown>>;
+    expect(props['hw:cpu_policy']?.enum).toEqual(['dedicated', 'shared', 'mixed']);
+    expect(props['os:monitors']).toMatchObject({ 'x-minimum': 1, 'x-maximum': 8 });
+    expect(props.hide_hypervisor_id?.deprecated).toBe(true);
+    const patterns = Object.keys(schema.patternProperties as object);
+    expect(patterns).toContain('^hw:numa_cpus\\.(?:\\p{Nd}+)$');
+    expect(schema.additionalProperties).toBe(false);
+    expect(renderJsonSchema(zed, { closed: false }).additionalProperties).toBe(true);
+    await expect(`${JSON.stringify(schema, null, 2)}\n`).toMatchFileSnapshot(
+      '__snapshots__/schema.zed.snap.json',
+    );
+  });
+
+  it('produces patterns that agree with the validator', () => {
+    const schema = renderJsonSchema(small);
+    const props = schema.properties as Record<string, { pattern?: string }>;
+    const int = new RegExp(props['acme:slices']?.pattern as string, 'u');
+    expect(['1', ' +2 ', '1_0', '\u0663'].every((v) => int.test(v))).toBe(true);
+    expect(['1.0', '', '1__0', '0x1'].some((v) => int.test(v))).toBe(false);
+    const bool = new RegExp(props['acme:on']?.pattern as string, 'u');
+    expect(['True', ' yes ', 'N'].every((v) => bool.test(v))).toBe(true);
+    expect(bool.test('maybe')).toBe(false);
+    const keys = Object.keys(schema.patternProperties as object).map((k) => new RegExp(k, 'u'));
+    expect(keys.some((k) => k.test('acme:slot.3'))).toBe(true);
+    expect(keys.some((k) => k.test('acme:slotX3'))).toBe(false);
+  });
+});
