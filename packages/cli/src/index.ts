@@ -1,3 +1,5 @@
+export type { StackspecApp, StackspecAppOptions } from './app.js';
+export { createStackspecApp, SERVICE_PREFIXES } from './app.js';
 export type {
   CheckedFile,
   Checker,
@@ -20,6 +22,8 @@ export {
   parseFlavorProperties,
 } from './cloud.js';
 export { formatScheduleText } from './commands/schedule.js';
+export type { ServeStackspecOptions, StackspecServer } from './commands/serve.js';
+export { serveStackspec } from './commands/serve.js';
 export type { LoadedConfig, StackspecConfig } from './config.js';
 export { CONFIG_FILE_NAMES, defaultConfig, loadConfig, StackspecConfigSchema } from './config.js';
 export type { SarifToolInfo } from './format/sarif.js';

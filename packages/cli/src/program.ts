@@ -3,11 +3,14 @@ import type { Checkers } from './check.js';
 import { defaultCheckers } from './checkers.js';
 import { addCheckCommand } from './commands/check.js';
 import { addScheduleCommand } from './commands/schedule.js';
+import { addServeCommand, type StackspecServer } from './commands/serve.js';
 import { VERSION } from './version.js';
 
 /** Test seams for {@link runStackspec}. */
 export interface RunOptions {
   checkers?: () => Checkers;
+  /** Called once `serve` listens; closing the server ends the command. */
+  onServeStarted?: (server: StackspecServer) => void;
 }
 
 /**
@@ -29,6 +32,7 @@ export async function runStackspec(
   };
   addCheckCommand(program, io, options.checkers ?? defaultCheckers, setExit);
   addScheduleCommand(program, io, setExit);
+  addServeCommand(program, io, options.onServeStarted);
   await program.parseAsync([...argv], { from: 'user' });
   return exitCode;
 }

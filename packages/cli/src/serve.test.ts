@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CliIO } from '@stackspec/core/cli';
+import { runCli } from '@stackspec/core/cli';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type StackspecServer, serveStackspec } from './commands/serve.js';
+import { runStackspec } from './program.js';
+
+const INVENTORY = join(__dirname, 'fixtures/cloud/inventory.yaml');
+let server: StackspecServer;
+
+beforeAll(async () => {
+  server = await serveStackspec({
+    port: 0,
+    inventory: { text: readFileSync(INVENTORY, 'utf8'), filename: 'inventory.yaml' },
+  });
+});
+afterAll(() => server.close());
+
+describe('serveStackspec', () => {
+  it('lists its services at the root and reports health', async () => {
+    const root = await (await fetch(server.url)).json();
+    expect(root.services).toContainEqual({ type: 'placement', url: `${server.url}/placement` });
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok', checks: { baremetal: 'ok', placement: 'ok' } });
+  });
+
+  it('serves Placement over the loaded inventory', async () => {
+    const r = await fetch(
+      `${server.url}/placement/allocation_candidates?resources=CUSTOM_BAREMETAL:1&required=CUSTOM_FIRMWARE`,
+      {
+        headers: { 'OpenStack-API-Version': 'placement 1.39' },
+      },
+    );
+    expect(r.status).toBe(200);
+    const body = await r.json();
+    expect(body.allocation_requests).toHaveLength(1);
+    const bad = await fetch(`${server.url}/placement/resource_providers?member_of=!in:x`, {
+      headers: { 'OpenStack-API-Version': 'placement 1.39' },
+    });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).errors[0].detail).toContain(
+      "Expected 'member_of' parameter to contain valid UUID(s)",
+    );
+  });
+
+  it('serves the deploy templates API with links under its prefix', async () => {
+    const headers = { 'X-OpenStack-Ironic-API-Version': '1.55', 'Content-Type': 'application/json' };
+    const created = await fetch(`${server.url}/baremetal/v1/deploy_templates`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'CUSTOM_RAID1',
+        steps: [{ interface: 'raid', step: 'create_configuration', args: {}, priority: 10 }],
+      }),
+    });
+    expect(created.status).toBe(201);
+    const tpl = await created.json();
+    expect(tpl.links[0].href).toBe(`${server.url}/baremetal/v1/deploy_templates/${tpl.uuid}`);
+    const list = await (await fetch(`${server.url}/baremetal/v1/deploy_templates`, { headers })).json();
+    expect(list.deploy_templates.map((t: { name: string }) => t.name)).toContain('CUSTOM_RAID1');
+  });
+
+  it('serves Heat capability queries', async () => {
+    const r = await fetch(`${server.url}/orchestration/v1/admin/template_versions`);
+    expect(r.status).toBe(200);
+    expect((await r.json()).template_versions.length).toBeGreaterThan(5);
+  });
+
+  it('answers 404 elsewhere', async () => {
+    expect((await fetch(`${server.url}/nope`)).status).toBe(404);
+  });
+});
+
+describe('stackspec serve', () => {
+  it('starts, prints its URLs and stops cleanly when closed', async () => {
+    const out: string[] = [];
+    const io: CliIO = {
+      stdout: { write: (s: string) => out.push(s) },
+      stderr: { write: () => true },
+      env: {},
+      cwd: __dirname,
+    };
+    let health = 0;
+    const code = await runCli(
+      () =>
+        runStackspec(['serve', '--port', '0', '--inventory', 'fixtures/cloud/inventory.yaml'], io, {
+          onServeStarted: (s) => {
+            void fetch(`${s.url}/healthz`).then(async (r) => {
+              health = r.status;
+              await s.close();
+            });
+          },
+        }),
+      io,
+    );
+    expect(code).toBe(0);
+    expect(health).toBe(200);
+    expect(out.join('')).toMatch(/stackspec serving on http:\/\/127\.0\.0\.1:\d+/);
+  });
+
+  it('rejects a bad port and conflicting stores with exit code 2', async () => {
+    const io: CliIO = {
+      stdout: { write: () => true },
+      stderr: { write: () => true },
+      env: {},
+      cwd: __dirname,
+    };
+    expect(await runCli(() => runStackspec(['serve', '--port', 'http'], io), io)).toBe(2);
+    expect(
+      await runCli(
+        () => runStackspec(['serve', '--data-dir', 'x', '--database-url', 'postgres://x'], io),
+        io,
+      ),
+    ).toBe(2);
+  });
+});
