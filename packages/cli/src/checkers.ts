@@ -1,8 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { type Diagnostic, type SourceDocument, validateWithSchema } from '@stackspec/core';
+import { createDiagnostic, type Diagnostic, type SourceDocument, validateWithSchema } from '@stackspec/core';
 import { validateDeployTemplate } from '@stackspec/deploy-templates';
 import { type ValidationMode, validateExtraSpecs } from '@stackspec/extra-spec-validators';
-import { safeParseEnvironment, safeParseTemplate } from '@stackspec/heat-capabilities';
+import { resolveEnvironment, safeParseEnvironment, safeParseTemplate } from '@stackspec/heat-capabilities';
 import { checkImageSpec } from '@stackspec/image-validators';
 import { safeLoadInventory } from '@stackspec/placement-query';
 import type { Checker, Checkers, CheckInput } from './check.js';
@@ -80,8 +81,41 @@ const checkImage: Checker = ({ text, file, absolutePath, config, baseDir }) => {
 const checkHeatTemplate: Checker = ({ text, file }) =>
   safeParseTemplate(text, { filename: file }).diagnostics;
 
-const checkHeatEnvironment: Checker = ({ text, file }) =>
-  safeParseEnvironment(text, { filename: file }).diagnostics;
+const checkHeatEnvironment: Checker = async ({ text, file, absolutePath, config, baseDir: configDir }) => {
+  const baseDir = dirname(absolutePath);
+  const pathMap = Object.fromEntries(
+    Object.entries(config.heat.pathMap).map(([from, to]) => [from, `${resolve(configDir, to)}/`]),
+  );
+  const parsed = safeParseEnvironment(text, { filename: file, baseDir, pathMap });
+  if (!parsed.ok) return parsed.diagnostics;
+  const env = parsed.environment;
+  const out = [...parsed.diagnostics];
+  const read = (path: string) => readFile(resolve(baseDir, path), 'utf8').catch(() => undefined);
+  if (config.heat.checkPaths) {
+    for (const entry of env.registry) {
+      if (entry.kind !== 'template' || !entry.resolved || /^[a-z]+:\/\//.test(entry.resolved)) continue;
+      if ((await read(entry.resolved)) !== undefined) continue;
+      const path = ['resource_registry', ...entry.path];
+      out.push({
+        ...createDiagnostic({
+          code: 'heat/template-not-found',
+          severity: 'warning',
+          message: `'${entry.type}' maps to ${entry.target}, which does not exist.`,
+          hint: 'Heat would fail to create any resource of this type.',
+          file,
+          path: `/${path.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`,
+        }),
+        ...(env.document?.locate(path, { key: true }) ?? {}),
+      });
+    }
+  }
+  if (env.registry.some((e) => e.kind === 'candidates')) {
+    // Candidate lists must resolve to exactly one template under `requires`.
+    const resolved = await resolveEnvironment([env], { readTemplate: read, root: baseDir });
+    out.push(...resolved.diagnostics.filter((d) => !parsed.diagnostics.includes(d)));
+  }
+  return out;
+};
 
 const checkInventory: Checker = ({ text, file }) => safeLoadInventory(text, { filename: file }).diagnostics;
 

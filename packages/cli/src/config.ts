@@ -45,8 +45,15 @@ export const StackspecConfigSchema = z.strictObject({
       enabled: z.boolean().default(true),
       /** Check that environment registry paths point at files. */
       checkPaths: z.boolean().default(true),
+      /**
+       * Absolute path prefixes to read elsewhere, e.g.
+       * `/usr/share/openstack-tripleo-heat-templates/: .` so environments that
+       * name the installed tree resolve into this checkout (targets relative
+       * to the config file).
+       */
+      pathMap: z.record(z.string().min(1), z.string().min(1)).default({}),
     })
-    .default({ enabled: true, checkPaths: true }),
+    .default({ enabled: true, checkPaths: true, pathMap: {} }),
   inventories: KindOptionsSchema.default({ enabled: true }),
   schedule: z
     .strictObject({

@@ -113,6 +113,29 @@ describe('stackspec check', () => {
     expect((await run(['check', 'lenient', '--mode', 'strict'])).code).toBe(1);
   });
 
+  it('resolves Heat candidate lists and reports registry paths that point nowhere', async () => {
+    mkdirSync(join(root, 'heat'), { recursive: true });
+    const tpl = (d: string) =>
+      `heat_template_version: wallaby\ncapabilities:\n  deployment: ${d}\nresources: {}\n`;
+    writeFileSync(join(root, 'heat/puppet.yaml'), tpl('puppet'));
+    writeFileSync(join(root, 'heat/docker.yaml'), tpl('docker'));
+    writeFileSync(
+      join(root, 'heat/env.yaml'),
+      'requires:\n  deployment: ansible\nresource_registry:\n  OS::App: [puppet.yaml, docker.yaml]\n  OS::Gone: gone.yaml\n',
+    );
+    const r = await run(['check', 'heat']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/heat\/env\.yaml:4:3 {2}error {2}No candidate for OS::App satisfies requires/);
+    expect(r.out).toMatch(
+      /heat\/env\.yaml:5:3 {2}warning {2}'OS::Gone' maps to gone\.yaml, which does not exist\./,
+    );
+    writeFileSync(
+      join(root, 'heat/env.yaml'),
+      'requires:\n  deployment: docker\nresource_registry:\n  OS::App: [puppet.yaml, docker.yaml]\n',
+    );
+    expect((await run(['check', 'heat'])).code).toBe(0);
+  });
+
   it('reports a missing path and an unreadable file without crashing', async () => {
     const r = await run(['check', 'missing-dir', 'good/raid.yaml']);
     expect(r.code).toBe(0);

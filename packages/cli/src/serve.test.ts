@@ -19,7 +19,7 @@ afterAll(() => server.close());
 
 describe('serveStackspec', () => {
   it('lists its services at the root and reports health', async () => {
-    const root = await (await fetch(server.url)).json();
+    const root = (await (await fetch(server.url)).json()) as { services: unknown[] };
     expect(root.services).toContainEqual({ type: 'placement', url: `${server.url}/placement` });
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);
@@ -34,13 +34,13 @@ describe('serveStackspec', () => {
       },
     );
     expect(r.status).toBe(200);
-    const body = await r.json();
+    const body = (await r.json()) as { allocation_requests: unknown[] };
     expect(body.allocation_requests).toHaveLength(1);
     const bad = await fetch(`${server.url}/placement/resource_providers?member_of=!in:x`, {
       headers: { 'OpenStack-API-Version': 'placement 1.39' },
     });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).errors[0].detail).toContain(
+    expect(((await bad.json()) as { errors: { detail: string }[] }).errors[0]?.detail).toContain(
       "Expected 'member_of' parameter to contain valid UUID(s)",
     );
   });
@@ -56,16 +56,20 @@ describe('serveStackspec', () => {
       }),
     });
     expect(created.status).toBe(201);
-    const tpl = await created.json();
-    expect(tpl.links[0].href).toBe(`${server.url}/baremetal/v1/deploy_templates/${tpl.uuid}`);
-    const list = await (await fetch(`${server.url}/baremetal/v1/deploy_templates`, { headers })).json();
+    const tpl = (await created.json()) as { uuid: string; links: { href: string }[] };
+    expect(tpl.links[0]?.href).toBe(`${server.url}/baremetal/v1/deploy_templates/${tpl.uuid}`);
+    const list = (await (await fetch(`${server.url}/baremetal/v1/deploy_templates`, { headers })).json()) as {
+      deploy_templates: { name: string }[];
+    };
     expect(list.deploy_templates.map((t: { name: string }) => t.name)).toContain('CUSTOM_RAID1');
   });
 
   it('serves Heat capability queries', async () => {
     const r = await fetch(`${server.url}/orchestration/v1/admin/template_versions`);
     expect(r.status).toBe(200);
-    expect((await r.json()).template_versions.length).toBeGreaterThan(5);
+    expect(((await r.json()) as { template_versions: unknown[] }).template_versions.length).toBeGreaterThan(
+      5,
+    );
   });
 
   it('answers 404 elsewhere', async () => {
