@@ -8,8 +8,16 @@ export type {
   ProviderJson,
   ProviderLink,
   ProviderSummaryJson,
+  RenderTextOptions,
 } from './engine/render.js';
-export { renderCandidates, renderProvider, renderProviderList } from './engine/render.js';
+export {
+  renderCandidates,
+  renderCandidatesBytes,
+  renderCandidatesJson,
+  renderProvider,
+  renderProviderList,
+  renderProviderListJson,
+} from './engine/render.js';
 export type { PlacementErrorCode, QueryErrorInit } from './errors.js';
 export { PLACEMENT_ERROR_CODES, queryError } from './errors.js';
 export type { AggregateInfo, FlavorInput, FlavorRequestOptions, FlavorRequestResult } from './flavor.js';

@@ -39,10 +39,14 @@ export interface FindCandidatesOptions {
 }
 
 // A per-group partial answer: one provider per class (with the amount) plus its mapping.
-interface GroupRequest {
+/** One group's partial answer: a provider per class with the amount, anchored at a root. */
+export interface GroupRequest {
   suffix: string;
   anchor: Provider;
-  parts: [Provider, string, number][];
+  /** The provider picked for each class, in the group's class order. */
+  picks: Provider[];
+  classes: readonly string[];
+  amounts: readonly number[];
   providers: Provider[];
   sameProvider: boolean;
 }
@@ -174,7 +178,7 @@ function evaluate(
     candidates = candidates.slice(0, request.limit);
   }
   const roots = new Set<Provider>();
-  for (const c of candidates) for (const p of c.allocations.keys()) roots.add(p.root);
+  for (const c of candidates) for (const p of allocatedProviders(c)) roots.add(p.root);
   const summaries: Provider[] = [];
   for (const root of roots) {
     const stack = [root];
@@ -274,6 +278,7 @@ function multiProvider(
 ): GroupRequest[] {
   const classes = Object.keys(group.resources);
   const amounts = classes.map((rc) => group.resources[rc] as number);
+  const classIndexes = classes.map((rc) => store.classIndexOf(rc));
   const memberOf = group.memberOf;
   const positive = memberOf.length > 0;
   const forbiddenAggs = group.forbiddenAggregates;
@@ -300,16 +305,10 @@ function multiProvider(
   let distinct = 0;
   const pick: Provider[] = new Array(classes.length);
   const lists: Provider[][] = classes.map(() => []);
-  const treeOf = (root: Provider): Provider[] => {
-    const nodes: Provider[] = [];
-    const stack = [root];
-    while (stack.length) {
-      const q = stack.pop() as Provider;
-      nodes.push(q);
-      for (const c of q.children) stack.push(c);
-    }
-    return nodes;
-  };
+  const tree: Provider[] = [];
+  const stack: Provider[] = [];
+  const idx: number[] = new Array(classes.length).fill(0);
+  const nClasses = classes.length;
 
   // One anchor: per class, the providers of its tree and the sharing providers
   // serving it that have room; a root's aggregates cover its whole tree, for
@@ -318,47 +317,58 @@ function multiProvider(
     if (anchorRoots && !anchorRoots.has(anchor)) return;
     const anchorIn = positive && members.has(anchor);
     if (forbiddenAggs.length && isBad(anchor)) return;
-    const tree = treeOf(anchor);
+    let treeSize = 0;
+    let top = 0;
+    stack[top++] = anchor;
+    while (top > 0) {
+      const q = stack[--top] as Provider;
+      tree[treeSize++] = q;
+      if (q.children.size) for (const c of q.children) stack[top++] = c;
+    }
     const borrowed = sharingAt.get(anchor);
-    for (let k = 0; k < classes.length; k += 1) {
-      const rc = classes[k] as string;
+    const count = treeSize + (borrowed ? borrowed.length : 0);
+    for (let k = 0; k < nClasses; k += 1) {
+      const ci = classIndexes[k] as number;
       const amount = amounts[k] as number;
-      const list = lists[k] as Provider[];
-      list.length = 0;
-      const count = tree.length + (borrowed ? borrowed.length : 0);
+      const list: Provider[] = [];
+      lists[k] = list;
       for (let j = 0; j < count; j += 1) {
-        const p =
-          j < tree.length ? (tree[j] as Provider) : ((borrowed as Provider[])[j - tree.length] as Provider);
-        const e = p.capacity.get(rc);
+        const p = j < treeSize ? (tree[j] as Provider) : ((borrowed as Provider[])[j - treeSize] as Provider);
+        const e = p.capacityByIndex[ci];
         if (e === undefined || !entryFits(e, amount)) continue;
         if (positive && !anchorIn && !members.has(p)) continue;
         if (forbiddenAggs.length && isBad(p)) continue;
-        if (forbiddenTraits.length && forbiddenTraits.some((t) => p.traits.has(t))) continue;
+        if (forbiddenTraits.length && hasAnyTrait(p, forbiddenTraits)) continue;
         if (!list.includes(p)) list.push(p);
       }
       if (!list.length) return;
     }
-    const walk = (i: number) => {
-      if (i === classes.length) {
-        const chosen = pick.length === 1 ? [pick[0] as Provider] : [...new Set(pick)];
-        if (required.length && !required.every((set) => set.some((t) => chosen.some((p) => p.traits.has(t)))))
-          return;
+    // Every combination of one provider per class (an odometer over the lists).
+    idx.fill(0);
+    for (;;) {
+      for (let k = 0; k < nClasses; k += 1) pick[k] = (lists[k] as Provider[])[idx[k] as number] as Provider;
+      const chosen = nClasses === 1 ? [pick[0] as Provider] : distinctProviders(pick);
+      if (!required.length || coversTraits(chosen, required)) {
         out.push({
           suffix: '',
           anchor,
-          parts: classes.map((rc, k) => [pick[k] as Provider, rc, amounts[k] as number]),
+          picks: pick.slice(),
+          classes,
+          amounts,
           providers: chosen,
           sameProvider: false,
         });
         if (!needsKey(chosen)) distinct += 1;
-        return;
       }
-      for (const p of lists[i] as Provider[]) {
-        pick[i] = p;
-        walk(i + 1);
+      let k = nClasses - 1;
+      while (k >= 0) {
+        idx[k] = (idx[k] as number) + 1;
+        if ((idx[k] as number) < (lists[k] as Provider[]).length) break;
+        idx[k] = 0;
+        k -= 1;
       }
-    };
-    walk(0);
+      if (k < 0) break;
+    }
   };
 
   if (treeRoot) {
@@ -438,7 +448,7 @@ function singleProvider(
   const inTree = (p: Provider) => !treeRoot || p.root === treeRoot;
   if (!resources.length) {
     // A resourceless group with no positive filter matches nothing: a Placement quirk kept on purpose.
-    if (!filtered || !filtered.size) return [];
+    if (!filtered?.size) return [];
     candidates = [...filtered].sort(byId);
   } else if (filtered) {
     candidates = [...filtered]
@@ -456,20 +466,38 @@ function singleProvider(
   if (!candidates.length) return [];
 
   const out: GroupRequest[] = [];
+  const groupClasses = resources.map(([rc]) => rc);
+  const groupAmounts = resources.map(([, n]) => n);
   const sameProvider = group.suffix !== '';
   let distinct = 0;
   for (const p of candidates) {
     if (ctx.cap !== undefined && distinct >= ctx.cap) break;
     if (!p.traits.has(SHARING_TRAIT)) distinct += 1;
-    const parts: [Provider, string, number][] = resources.map(([rc, n]) => [p, rc, n]);
+    const picks: Provider[] = new Array(groupClasses.length).fill(p);
     if (!ctx.anchorRoots || ctx.anchorRoots.has(p.root)) {
-      out.push({ suffix: group.suffix, anchor: p.root, parts, providers: [p], sameProvider });
+      out.push({
+        suffix: group.suffix,
+        anchor: p.root,
+        picks,
+        classes: groupClasses,
+        amounts: groupAmounts,
+        providers: [p],
+        sameProvider,
+      });
     }
     if (p.traits.has(SHARING_TRAIT)) {
       for (const anchor of anchorsOf(store, p, ctx.anchorCache)) {
         if (anchor === p.root) continue;
         if (ctx.anchorRoots && !ctx.anchorRoots.has(anchor)) continue;
-        out.push({ suffix: group.suffix, anchor, parts, providers: [p], sameProvider });
+        out.push({
+          suffix: group.suffix,
+          anchor,
+          picks,
+          classes: groupClasses,
+          amounts: groupAmounts,
+          providers: [p],
+          sameProvider,
+        });
       }
     }
   }
@@ -568,23 +596,88 @@ function merge(
   return out;
 }
 
+function hasAnyTrait(p: Provider, traits: readonly string[]): boolean {
+  for (const t of traits) if (p.traits.has(t)) return true;
+  return false;
+}
+
+function distinctProviders(pick: readonly Provider[]): Provider[] {
+  const out: Provider[] = [];
+  for (const p of pick) if (!out.includes(p)) out.push(p);
+  return out;
+}
+
+function coversTraits(providers: readonly Provider[], required: readonly (readonly string[])[]): boolean {
+  for (const set of required) {
+    let found = false;
+    for (const t of set) {
+      for (const p of providers) {
+        if (p.traits.has(t)) {
+          found = true;
+          break;
+        }
+      }
+      if (found) break;
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+
 // The same candidate can come out at two anchors only when every provider in
 // it is a sharing provider (others are only ever anchored at their own root).
 function needsKey(providers: readonly Provider[]): boolean {
-  return providers.every((p) => p.traits.has(SHARING_TRAIT));
+  for (const p of providers) if (!p.traits.has(SHARING_TRAIT)) return false;
+  return true;
+}
+
+/**
+ * A candidate made of one group request; its maps are built only if asked
+ * for (the HTTP renderer reads the parts directly).
+ */
+export class GroupCandidate implements Candidate {
+  #allocations: Map<Provider, Map<string, number>> | undefined;
+  #mappings: Map<string, Set<Provider>> | undefined;
+  readonly anchor: Provider;
+
+  constructor(readonly request: GroupRequest) {
+    this.anchor = request.anchor;
+  }
+
+  get allocations(): ReadonlyMap<Provider, ReadonlyMap<string, number>> {
+    if (!this.#allocations) {
+      const allocations = new Map<Provider, Map<string, number>>();
+      const { picks, classes, amounts } = this.request;
+      for (let k = 0; k < picks.length; k += 1) {
+        const p = picks[k] as Provider;
+        const rc = classes[k] as string;
+        const n = amounts[k] as number;
+        let inner = allocations.get(p);
+        if (!inner) {
+          inner = new Map();
+          allocations.set(p, inner);
+        }
+        inner.set(rc, n);
+      }
+      this.#allocations = allocations;
+    }
+    return this.#allocations;
+  }
+
+  get mappings(): ReadonlyMap<string, ReadonlySet<Provider>> {
+    this.#mappings ??= new Map([[this.request.suffix, new Set(this.request.providers)]]);
+    return this.#mappings;
+  }
 }
 
 function toCandidate(r: GroupRequest): Candidate {
-  const allocations = new Map<Provider, Map<string, number>>();
-  for (const [p, rc, n] of r.parts) {
-    let inner = allocations.get(p);
-    if (!inner) {
-      inner = new Map();
-      allocations.set(p, inner);
-    }
-    inner.set(rc, n);
-  }
-  return { allocations, mappings: new Map([[r.suffix, new Set(r.providers)]]), anchor: r.anchor };
+  return new GroupCandidate(r);
+}
+
+/** The providers a candidate allocates from (not resourceless mappings). */
+export function allocatedProviders(c: Candidate): Iterable<Provider> {
+  if (c instanceof GroupCandidate) return c.request.picks;
+  return c.allocations.keys();
 }
 
 function combine(
@@ -616,7 +709,10 @@ function combine(
   }
   const allocations = new Map<Provider, Map<string, number>>();
   for (const r of pick) {
-    for (const [p, rc, n] of r.parts) {
+    for (let k = 0; k < r.picks.length; k += 1) {
+      const p = r.picks[k] as Provider;
+      const rc = r.classes[k] as string;
+      const n = r.amounts[k] as number;
       let inner = allocations.get(p);
       if (!inner) {
         inner = new Map();

@@ -1,7 +1,7 @@
 import type { Microversion } from '@stackspec/core';
 import { atLeast, toMicroversion } from '../microversion.js';
 import { capacityOf, type Provider } from '../model/store.js';
-import type { CandidatesResult } from './candidates.js';
+import { type CandidatesResult, GroupCandidate } from './candidates.js';
 
 /** A link in Placement's provider representation. */
 export interface ProviderLink {
@@ -271,4 +271,119 @@ export function renderProviderListJson(
     items.push(text);
   }
   return `{"resource_providers": [${items.join(', ')}]}`;
+}
+
+class ByteWriter {
+  buf: Buffer;
+  pos = 0;
+  constructor(size: number) {
+    this.buf = Buffer.allocUnsafe(size);
+  }
+  #ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
+    this.buf.copy(next, 0, 0, this.pos);
+    this.buf = next;
+  }
+  text(s: string): void {
+    this.#ensure(s.length * 3);
+    this.pos += this.buf.write(s, this.pos);
+  }
+  bytes(b: Uint8Array): void {
+    this.#ensure(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+  }
+  done(): Uint8Array {
+    return this.buf.subarray(0, this.pos);
+  }
+}
+
+const summaryBytes = new WeakMap<Provider, { revision: number; variant: string; bytes: Buffer }>();
+
+/**
+ * The body of {@link renderCandidatesJson} as UTF-8 bytes, written straight
+ * into a buffer (what the HTTP service sends). Summaries are reused as bytes
+ * while the store's revision is unchanged.
+ */
+export function renderCandidatesBytes(
+  result: CandidatesResult,
+  microversion: Microversion | string,
+  options: RenderTextOptions = {},
+): Uint8Array {
+  const v = toMicroversion(microversion);
+  if (!atLeast(v, 27) || options.revision === undefined) {
+    return Buffer.from(renderCandidatesJson(result, v, options));
+  }
+  const mappings = atLeast(v, 34);
+  const w = new ByteWriter(256 * (result.candidates.length + result.summaries.length) + 64);
+  w.text('{"allocation_requests": [');
+  let first = true;
+  for (const c of result.candidates) {
+    let s = first ? '{"allocations": {' : ', {"allocations": {';
+    first = false;
+    if (c instanceof GroupCandidate) {
+      const { picks, classes, amounts: counts } = c.request;
+      // Group the picks by provider, keeping first-appearance order.
+      for (let i = 0; i < picks.length; i += 1) {
+        const p = picks[i] as Provider;
+        let seenBefore = false;
+        for (let j = 0; j < i; j += 1) if (picks[j] === p) seenBefore = true;
+        if (seenBefore) continue;
+        s += `${i ? ', ' : ''}${p.uuidJson}: {"resources": {`;
+        let firstRc = true;
+        for (let j = i; j < picks.length; j += 1) {
+          if (picks[j] !== p) continue;
+          s += `${firstRc ? '' : ', '}${quoted(classes[j] as string)}: ${counts[j]}`;
+          firstRc = false;
+        }
+        s += '}}';
+      }
+      s += '}';
+      if (mappings) {
+        s += `, "mappings": {${quoted(c.request.suffix)}: [`;
+        const providers = c.request.providers;
+        for (let i = 0; i < providers.length; i += 1)
+          s += `${i ? ', ' : ''}${(providers[i] as Provider).uuidJson}`;
+        s += ']}';
+      }
+    } else {
+      let firstP = true;
+      for (const [p, inner] of c.allocations) {
+        s += `${firstP ? '' : ', '}${p.uuidJson}: {"resources": {${amounts(inner)}}}`;
+        firstP = false;
+      }
+      s += '}';
+      if (mappings) {
+        s += ', "mappings": {';
+        let firstMap = true;
+        for (const [suffix, set] of c.mappings) {
+          s += `${firstMap ? '' : ', '}${quoted(suffix)}: [${[...set].map((p) => p.uuidJson).join(', ')}]`;
+          firstMap = false;
+        }
+        s += '}';
+      }
+    }
+    w.text(`${s}}`);
+  }
+  w.text('], "provider_summaries": {');
+  const variant = `${atLeast(v, 17)}${atLeast(v, 29)}`;
+  const comma = Buffer.from(', ');
+  let firstSummary = true;
+  for (const p of result.summaries) {
+    let hit = summaryBytes.get(p);
+    if (!hit || hit.revision !== options.revision || hit.variant !== variant) {
+      hit = {
+        revision: options.revision,
+        variant,
+        bytes: Buffer.from(`${p.uuidJson}: ${summaryText(p, v, result.requestedClasses)}`),
+      };
+      summaryBytes.set(p, hit);
+    }
+    if (!firstSummary) w.bytes(comma);
+    firstSummary = false;
+    w.bytes(hit.bytes);
+  }
+  w.text('}}');
+  return w.done();
 }

@@ -210,7 +210,12 @@ describe('createPlacementHandler', () => {
       consumer_generation: 1,
       consumer_type: 'INSTANCE',
     });
-    expect((await call('GET', '/usages?project_id=p')).body).toEqual({ usages: { VCPU: 3 } });
+    expect((await call('GET', '/usages?project_id=p', undefined, '1.37')).body).toEqual({
+      usages: { VCPU: 3 },
+    });
+    expect((await call('GET', '/usages?project_id=p')).body).toEqual({
+      usages: { INSTANCE: { VCPU: 3, consumer_count: 1 } },
+    });
     const candidates = await call('GET', '/allocation_candidates?resources=VCPU:2');
     expect(candidates.body.allocation_requests).toEqual([]);
     expect((await call('DELETE', `/allocations/${CONSUMER}`)).status).toBe(204);

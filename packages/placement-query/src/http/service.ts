@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isStackspecError, isUuidLike, type Microversion, normalizeUuid } from '@stackspec/core';
 import { findAllocationCandidates } from '../engine/candidates.js';
 import { listResourceProviders } from '../engine/providers.js';
-import { renderCandidatesJson, renderProvider, renderProviderListJson } from '../engine/render.js';
+import { renderCandidatesBytes, renderProvider, renderProviderListJson } from '../engine/render.js';
 import { PLACEMENT_ERROR_CODES } from '../errors.js';
 import { atLeast, MAX_MICROVERSION, MIN_MICROVERSION, negotiatePlacementVersion } from '../microversion.js';
 import {
@@ -110,7 +110,7 @@ interface ResponseParts {
   status: number;
   body?: unknown;
   /** A body already written as JSON text. */
-  raw?: string;
+  raw?: string | Uint8Array;
   headers?: Record<string, string>;
   /** Add Cache-Control/Last-Modified from 1.15 (successful GETs and some writes). */
   cache?: boolean;
@@ -275,7 +275,7 @@ function listCandidates(ctx: Ctx): ResponseParts {
     return {
       status: 200,
       cache: true,
-      raw: renderCandidatesJson(result, ctx.version, { revision: ctx.store.revision }),
+      raw: renderCandidatesBytes(result, ctx.version, { revision: ctx.store.revision }),
     };
   } catch (e) {
     wrapQueryError(e);
@@ -841,13 +841,29 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
     if (project === undefined)
       throw new ApiError(400, "Invalid query string parameters: 'project_id' is a required property");
     const user = q.last('user_id');
-    const usages: Record<string, number> = {};
+    const byType = atLeast(ctx.version, 38);
+    const wantedType = byType ? q.last('consumer_type') : undefined;
+    const flat: Record<string, number> = {};
+    const grouped: Record<string, Record<string, number>> = {};
+    const counted = new Map<string, Set<string>>();
     for (const c of store.consumers()) {
       if (c.projectId !== project || (user !== undefined && c.userId !== user)) continue;
-      for (const inner of c.allocations.values())
-        for (const [rc, n] of inner) usages[rc] = (usages[rc] ?? 0) + n;
+      const type = wantedType === 'all' ? 'all' : c.consumerType;
+      if (wantedType !== undefined && wantedType !== 'all' && type !== wantedType) continue;
+      const bucket = grouped[type] ?? {};
+      grouped[type] = bucket;
+      const consumers = counted.get(type) ?? new Set<string>();
+      counted.set(type, consumers);
+      consumers.add(c.uuid);
+      for (const inner of c.allocations.values()) {
+        for (const [rc, n] of inner) {
+          flat[rc] = (flat[rc] ?? 0) + n;
+          bucket[rc] = (bucket[rc] ?? 0) + n;
+        }
+      }
+      bucket.consumer_count = consumers.size;
     }
-    return { status: 200, cache: true, body: { usages } };
+    return { status: 200, cache: true, body: { usages: byType ? grouped : flat } };
   };
 
   const routes: Route[] = [

@@ -69,6 +69,8 @@ export interface Provider {
   readonly aggregates: Set<string>;
   /** Inventory with usage per class, for fast capacity checks. */
   readonly capacity: Map<string, CapacityEntry>;
+  /** The same entries indexed by {@link ProviderStore.classIndexOf}, for the hottest loops. */
+  readonly capacityByIndex: (CapacityEntry | undefined)[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -157,6 +159,7 @@ export class ProviderStore {
   readonly #classIndex = new Map<string, Set<Provider>>();
   readonly #entries = new Map<string, Map<Provider, CapacityEntry>>();
   readonly #entryLists = new Map<string, CapacityEntry[]>();
+  readonly #classNumbers = new Map<string, number>();
   readonly #consumers = new Map<string, Consumer>();
   readonly #traits = new Map<string, Date>();
   readonly #classes = new Map<string, Date>();
@@ -235,10 +238,22 @@ export class ProviderStore {
     return list;
   }
 
+  /** A small stable number for a resource class name (assigned on first use). */
+  classIndexOf(resourceClass: string): number {
+    let n = this.#classNumbers.get(resourceClass);
+    if (n === undefined) {
+      n = this.#classNumbers.size;
+      this.#classNumbers.set(resourceClass, n);
+    }
+    return n;
+  }
+
   #setEntry(p: Provider, rc: string, inv: Inventory | undefined): void {
+    const index = this.classIndexOf(rc);
     let byProvider = this.#entries.get(rc);
     if (!inv) {
       p.capacity.delete(rc);
+      p.capacityByIndex[index] = undefined;
       if (byProvider?.delete(p)) this.#entryLists.delete(rc);
       return;
     }
@@ -259,6 +274,7 @@ export class ProviderStore {
       const entry = { provider: p, ...fields };
       byProvider.set(p, entry);
       p.capacity.set(rc, entry);
+      p.capacityByIndex[index] = entry;
       this.#entryLists.delete(rc);
     }
   }
@@ -378,7 +394,12 @@ export class ProviderStore {
     rename(this.#classIndex);
     rename(this.#entries);
     this.#entryLists.clear();
-    for (const p of this.#byUuid.values()) rename(p.capacity);
+    for (const p of this.#byUuid.values()) {
+      rename(p.capacity);
+      const e = p.capacity.get(to);
+      p.capacityByIndex[this.classIndexOf(from)] = undefined;
+      if (e) p.capacityByIndex[this.classIndexOf(to)] = e;
+    }
     for (const p of this.#byUuid.values()) {
       rename(p.inventories);
       rename(p.usages);
@@ -460,6 +481,7 @@ export class ProviderStore {
       traits: new Set<string>(),
       aggregates: new Set<string>(),
       capacity: new Map<string, CapacityEntry>(),
+      capacityByIndex: [],
       createdAt: now,
       updatedAt: now,
     } satisfies Provider;
