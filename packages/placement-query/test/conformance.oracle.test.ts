@@ -147,6 +147,142 @@ describe.runIf(oracleAvailable('placement', ['placement.deploy']))(
       expect(unexplained).toEqual([]);
     }, 120_000);
 
+    it('answers writes, bad bodies and stale generations like Placement', async () => {
+      const theirs = httpSend(oracle.url);
+      await wipePlacement(theirs);
+      const handler = createPlacementHandler();
+      const ours = handlerSend(handler);
+      const RP = '5a1e0000-0000-4000-8000-000000000001';
+      const CHILD = '5a1e0000-0000-4000-8000-000000000002';
+      const CONSUMER = '5a1e0000-0000-4000-8000-0000000000c1';
+      type Step = [method: string, path: string, body?: unknown, version?: string];
+      const alloc = (generation: number | null, vcpu: number) => ({
+        allocations: { [RP]: { resources: { VCPU: vcpu } } },
+        project_id: 'p',
+        user_id: 'u',
+        consumer_generation: generation,
+        consumer_type: 'INSTANCE',
+      });
+      const steps: Step[] = [
+        ['POST', '/resource_providers', { name: 'rp', uuid: RP }],
+        ['POST', '/resource_providers', { name: 'rp' }],
+        ['POST', '/resource_providers', { name: 'rp2', uuid: RP }],
+        ['POST', '/resource_providers', { name: 5, extra: 1 }],
+        ['POST', '/resource_providers', { uuid: 'not-a-uuid', name: 'x' }],
+        [
+          'POST',
+          '/resource_providers',
+          { name: 'orphan', uuid: '5a1e0000-0000-4000-8000-000000000003', parent_provider_uuid: CHILD },
+        ],
+        ['POST', '/resource_providers', { name: 'child', uuid: CHILD, parent_provider_uuid: RP }],
+        ['GET', `/resource_providers/${CHILD}`],
+        [
+          'PUT',
+          `/resource_providers/${RP}/inventories`,
+          { resource_provider_generation: 9, inventories: {} },
+        ],
+        [
+          'PUT',
+          `/resource_providers/${RP}/inventories`,
+          { resource_provider_generation: 0, inventories: { VCPU: { total: 2, reserved: 3 } } },
+        ],
+        [
+          'PUT',
+          `/resource_providers/${RP}/inventories`,
+          { resource_provider_generation: 0, inventories: { CUSTOM_NOPE: { total: 2 } } },
+        ],
+        [
+          'PUT',
+          `/resource_providers/${RP}/inventories`,
+          { resource_provider_generation: 0, inventories: { VCPU: { total: 0 } } },
+        ],
+        [
+          'PUT',
+          `/resource_providers/${RP}/inventories`,
+          { resource_provider_generation: 0, inventories: { VCPU: { total: 4, max_unit: 2 } } },
+        ],
+        ['GET', `/resource_providers/${RP}/inventories/VCPU`],
+        ['GET', `/resource_providers/${RP}/inventories/DISK_GB`],
+        ['PUT', `/allocations/${CONSUMER}`, alloc(null, 3)],
+        ['PUT', `/allocations/${CONSUMER}`, alloc(null, 2)],
+        ['PUT', `/allocations/${CONSUMER}`, alloc(null, 2)],
+        ['PUT', `/allocations/${CONSUMER}`, alloc(7, 2)],
+        ['GET', `/allocations/${CONSUMER}`],
+        ['DELETE', `/resource_providers/${RP}`],
+        ['DELETE', `/resource_providers/${RP}/inventories`],
+        [
+          'PUT',
+          `/resource_providers/${RP}/traits`,
+          { traits: ['CUSTOM_NOT_THERE'], resource_provider_generation: 2 },
+        ],
+        ['PUT', '/traits/CUSTOM_HERE'],
+        ['PUT', '/traits/lowercase'],
+        [
+          'PUT',
+          `/resource_providers/${RP}/traits`,
+          { traits: ['CUSTOM_HERE'], resource_provider_generation: 1 },
+        ],
+        [
+          'PUT',
+          `/resource_providers/${RP}/traits`,
+          { traits: ['CUSTOM_HERE'], resource_provider_generation: 2 },
+        ],
+        ['DELETE', '/traits/CUSTOM_HERE'],
+        ['DELETE', '/traits/HW_CPU_X86_AVX'],
+        [
+          'PUT',
+          `/resource_providers/${RP}/aggregates`,
+          { aggregates: ['nope'], resource_provider_generation: 3 },
+        ],
+        [
+          'PUT',
+          `/resource_providers/${RP}/aggregates`,
+          { aggregates: [CHILD, CHILD], resource_provider_generation: 3 },
+        ],
+        [
+          'PUT',
+          `/resource_providers/${RP}/aggregates`,
+          { aggregates: [CHILD], resource_provider_generation: 1 },
+        ],
+        ['PUT', '/resource_classes/CUSTOM_GPU'],
+        ['PUT', '/resource_classes/CUSTOM_GPU'],
+        ['DELETE', '/resource_classes/VCPU'],
+        ['DELETE', `/resource_providers/${RP}`],
+        ['DELETE', `/allocations/${CONSUMER}`],
+        ['DELETE', `/allocations/${CONSUMER}`],
+        ['DELETE', `/resource_providers/${CHILD}`],
+        ['DELETE', `/resource_providers/${RP}`],
+        ['DELETE', `/resource_providers/${RP}`],
+        ['GET', '/resource_providers?name=rp', undefined, '1.0'],
+        ['PATCH', '/resource_providers'],
+      ];
+      const differences: string[] = [];
+      for (const [method, path, body, version] of steps) {
+        const t = await httpSend(oracle.url, version)(method, path, body);
+        const o = await handlerSend(handler, version)(method, path, body);
+        const tm = messageOf(t.body);
+        const om = messageOf(o.body);
+        const same =
+          t.status === o.status &&
+          tm.code === om.code &&
+          (t.status < 400 ||
+            tm.message === om.message ||
+            tm.message.startsWith(`${om.message}  Failed validating`));
+        if (!same)
+          differences.push(
+            `${method} ${path}: ${t.status} ${tm.message.slice(0, 160)} | ours ${o.status} ${om.message}`,
+          );
+        if (t.status < 400 && method === 'GET') {
+          const strip = (b: unknown) =>
+            JSON.parse(JSON.stringify(b), (k, v) =>
+              k === 'uuid' && path === '/resource_providers/' ? undefined : v,
+            );
+          expect(strip(o.body), `${method} ${path}`).toEqual(strip(t.body));
+        }
+      }
+      expect(differences).toEqual([]);
+    }, 120_000);
+
     const shapes: [string, number, InventoryShape][] = [
       [
         'flat hosts with sharing disk',

@@ -24,7 +24,7 @@ export interface Candidate {
 /** The answer of `GET /allocation_candidates` before rendering. */
 export interface CandidatesResult {
   candidates: Candidate[];
-  /** Providers to summarise, in id order. */
+  /** Providers to summarise: every provider of each tree a candidate uses, tree by tree. */
   summaries: Provider[];
   /** Resource classes requested by any group (summaries below 1.27 show only these). */
   requestedClasses: Set<string>;
@@ -185,10 +185,10 @@ function evaluate(
     while (stack.length) {
       const p = stack.pop() as Provider;
       if (!summaryFilter || summaryFilter(p)) summaries.push(p);
-      for (const c of p.children) stack.push(c);
+      // Children pushed last-first so the walk is a preorder in creation order.
+      if (p.children.size) stack.push(...[...p.children].reverse());
     }
   }
-  summaries.sort(byId);
   return { candidates, summaries, requestedClasses: requested, total };
 }
 
