@@ -6,6 +6,7 @@ export {
   isAvailableIn,
   isDeprecatedIn,
 } from './catalog/index.js';
+export { runExtraSpecsCli } from './cli.js';
 export type {
   Deprecation,
   ExtraSpecDefinition,
@@ -25,6 +26,8 @@ export {
   namespaceOf,
   ValueRuleSchema,
 } from './define.js';
+export type { FlavorEntry, ReadFlavorFileResult } from './flavors.js';
+export { parsePropertiesString, readFlavorFile, validateFlavorFile } from './flavors.js';
 export type { ImagePropertyMatch, ValidateImagePropertiesOptions } from './image.js';
 export { findImageProperty, IMAGE_ONLY_PROPERTIES, validateImageProperties } from './image.js';
 export type { LoadExtraSpecPluginsOptions, LoadExtraSpecPluginsResult } from './plugins.js';

@@ -1,0 +1,206 @@
+import {
+  createDiagnostic,
+  type Diagnostic,
+  hasErrors,
+  type PathSegment,
+  type SourceDocument,
+  safeParseDocument,
+  toJsonPointer,
+} from '@stackspec/core';
+import { type ValidateExtraSpecsOptions, validateExtraSpecs } from './validate.js';
+
+/** One flavor found in a file. */
+export interface FlavorEntry {
+  /** The flavor's name, when the file gives one. */
+  name: string | undefined;
+  /** Its extra specs, values as strings. */
+  extraSpecs: Record<string, string>;
+  /** JSON pointer of the mapping (or string) that held the extra specs. */
+  path: string;
+}
+
+/** Result of {@link readFlavorFile}. */
+export interface ReadFlavorFileResult {
+  flavors: FlavorEntry[];
+  /** Problems with the file itself (syntax, shape, value types), located. */
+  diagnostics: Diagnostic[];
+  document: SourceDocument | undefined;
+}
+
+const SPEC_FIELDS = ['extra_specs', 'properties', 'Properties', 'os-flavor-access:extra_specs'];
+const NAME_FIELDS = ['name', 'Name'];
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Parses the `key='value', key2='value2'` text the OpenStack client prints for
+ * a flavor's properties in table and JSON output of older releases. A value
+ * holding `', ` followed by what looks like another key cannot be told apart;
+ * the client prints it the same way.
+ */
+export function parsePropertiesString(text: string): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  const trimmed = text.trim();
+  if (trimmed === '') return out;
+  const re = /([^=,'][^=']*?)='(.*?)'(?:, (?=[^=,'][^=']*?=')|$)/gsy;
+  let last = 0;
+  for (let m = re.exec(trimmed); m; m = re.exec(trimmed)) {
+    out[(m[1] as string).trim()] = m[2] as string;
+    last = re.lastIndex;
+    if (last >= trimmed.length) break;
+  }
+  return last === trimmed.length ? out : undefined;
+}
+
+/**
+ * Reads flavors from YAML or JSON text: one flavor `{name, vcpus?, ram?,
+ * disk?, extra_specs: {…}}`, `{flavors: [...]}`, a list of flavors, or what
+ * `openstack flavor show -f json` / `flavor list --long -f json` print
+ * (`properties` / `Properties` as a mapping or as `key='value', …` text).
+ *
+ * Non-string values are turned into strings the way Nova's API stores
+ * numbers, with a warning (`extra-specs/non-string-value`); YAML booleans
+ * (`yes`, `on`) are refused, since their original spelling is lost. Codes:
+ * the document codes of core (`yaml/syntax`…), `extra-specs/bad-flavor-file`.
+ */
+export function readFlavorFile(text: string, filename?: string): ReadFlavorFileResult {
+  const parsed = safeParseDocument(text, filename ? { filename } : {});
+  if (!parsed.ok) return { flavors: [], diagnostics: parsed.diagnostics, document: undefined };
+  const doc = parsed.document;
+  const diagnostics: Diagnostic[] = [...parsed.diagnostics];
+  const flavors: FlavorEntry[] = [];
+  const fail = (
+    path: PathSegment[],
+    message: string,
+    hint?: string,
+    severity: 'error' | 'warning' = 'error',
+  ) =>
+    diagnostics.push(
+      doc.diagnostic({
+        code: 'extra-specs/bad-flavor-file',
+        severity,
+        path: toJsonPointer(path),
+        message,
+        ...(hint ? { hint } : {}),
+      }),
+    );
+
+  const readFlavor = (value: unknown, at: PathSegment[]) => {
+    if (!isRecord(value)) {
+      fail(at, 'A flavor must be a mapping.', 'Write { name: …, extra_specs: { key: value } }.');
+      return;
+    }
+    const nameField = NAME_FIELDS.find((f) => typeof value[f] === 'string');
+    const name = nameField ? (value[nameField] as string) : undefined;
+    const field = SPEC_FIELDS.find((f) => f in value);
+    if (!field) {
+      fail(
+        at,
+        `The flavor${name ? ` '${name}'` : ''} has no extra_specs.`,
+        'Add extra_specs: { key: value }.',
+        'warning',
+      );
+      flavors.push({ name, extraSpecs: {}, path: toJsonPointer(at) });
+      return;
+    }
+    const specs = value[field];
+    const specPath = [...at, field];
+    if (typeof specs === 'string') {
+      const parsedProps = parsePropertiesString(specs);
+      if (!parsedProps) {
+        fail(
+          specPath,
+          `The properties text of the flavor${name ? ` '${name}'` : ''} is not in key='value', … form.`,
+        );
+        return;
+      }
+      flavors.push({ name, extraSpecs: parsedProps, path: toJsonPointer(specPath) });
+      return;
+    }
+    if (specs === null || specs === undefined) {
+      flavors.push({ name, extraSpecs: {}, path: toJsonPointer(specPath) });
+      return;
+    }
+    if (!isRecord(specs)) {
+      fail(specPath, `'${field}' must be a mapping of keys to values.`);
+      return;
+    }
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(specs)) {
+      if (typeof v === 'string') out[k] = v;
+      else if (typeof v === 'number' && Number.isFinite(v)) {
+        out[k] = String(v);
+        diagnostics.push(
+          doc.diagnostic({
+            code: 'extra-specs/non-string-value',
+            severity: 'warning',
+            path: toJsonPointer([...specPath, k]),
+            message: `The value of '${k}' is a number; it is checked as '${String(v)}'.`,
+            hint: 'Quote it, as Nova stores every value as a string.',
+          }),
+        );
+      } else {
+        diagnostics.push(
+          doc.diagnostic({
+            code: 'extra-specs/non-string-value',
+            path: toJsonPointer([...specPath, k]),
+            message: `The value of '${k}' must be a string, but it is ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v}.`,
+            hint:
+              typeof v === 'boolean'
+                ? "YAML reads yes/no/on/off as booleans; quote the value, e.g. 'true'."
+                : undefined,
+          }),
+        );
+      }
+    }
+    flavors.push({ name, extraSpecs: out, path: toJsonPointer(specPath) });
+  };
+
+  const root = doc.value;
+  if (Array.isArray(root))
+    root.forEach((f, i) => {
+      readFlavor(f, [i]);
+    });
+  else if (isRecord(root) && Array.isArray(root.flavors)) {
+    (root.flavors as unknown[]).forEach((f, i) => {
+      readFlavor(f, ['flavors', i]);
+    });
+  } else if (isRecord(root) && isRecord(root.flavor)) readFlavor(root.flavor, ['flavor']);
+  else if (isRecord(root)) readFlavor(root, []);
+  else fail([], 'The file must hold a flavor, a list of flavors, or { flavors: [...] }.');
+  return { flavors, diagnostics, document: doc };
+}
+
+const KEY_CODES = new Set(['extra-specs/unknown-key', 'extra-specs/invalid-key-syntax']);
+
+/**
+ * Reads a flavor file and validates every flavor's extra specs, with each
+ * diagnostic located at the key (unknown keys) or value (bad values) in the
+ * file. A flavor whose properties came as one string is located at that
+ * string.
+ */
+export function validateFlavorFile(
+  text: string,
+  filename: string | undefined,
+  options: Omit<ValidateExtraSpecsOptions, 'basePath'> = {},
+): { ok: boolean; diagnostics: Diagnostic[]; flavors: number } {
+  const read = readFlavorFile(text, filename);
+  const diagnostics = [...read.diagnostics];
+  const doc = read.document;
+  for (const flavor of read.flavors) {
+    const r = validateExtraSpecs(flavor.extraSpecs, { ...options, basePath: flavor.path });
+    for (const d of r.diagnostics) {
+      const located = doc ? doc.diagnostic(d, { key: KEY_CODES.has(d.code) }) : d;
+      const name = flavor.name ? `Flavor '${flavor.name}': ` : '';
+      diagnostics.push({ ...located, message: `${name}${located.message}` });
+    }
+  }
+  if (!doc && !diagnostics.length) {
+    diagnostics.push(
+      createDiagnostic({ code: 'extra-specs/bad-flavor-file', message: 'The file could not be read.' }),
+    );
+  }
+  return { ok: !hasErrors(diagnostics), diagnostics, flavors: read.flavors.length };
+}
