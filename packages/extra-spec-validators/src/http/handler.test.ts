@@ -1,0 +1,161 @@
+import { ConflictError } from '@stackspec/core';
+import { describe, expect, it } from 'vitest';
+import { createExtraSpecsHandler, createMemoryFlavorStore, type FlavorStore } from './handler.js';
+
+function setup(options: Partial<Parameters<typeof createExtraSpecsHandler>[0]> = {}) {
+  const store = createMemoryFlavorStore({ f1: { 'hw:cpu_policy': 'shared' } });
+  const logged: string[] = [];
+  const handler = createExtraSpecsHandler({
+    store,
+    onPermissive: (_f, key) => logged.push(key),
+    ...options,
+  });
+  const call = async (method: string, path: string, body?: unknown, version = '2.86') => {
+    const res = await handler(
+      new Request(`http://localhost${path}`, {
+        method,
+        headers: { 'OpenStack-API-Version': `compute ${version}` },
+        ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+      }),
+    );
+    const text = await res.text();
+    return {
+      status: res.status,
+      body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+      res,
+    };
+  };
+  return { store, call, logged };
+}
+
+describe('createExtraSpecsHandler (the design: validation query parameter)', () => {
+  it('stores valid extra specs and echoes the body', async () => {
+    const { store, call } = setup();
+    const r = await call('POST', '/flavors/f1/os-extra_specs', { extra_specs: { 'hw:numa_nodes': 2 } });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ extra_specs: { 'hw:numa_nodes': 2 } });
+    expect(store.snapshot().f1).toEqual({ 'hw:cpu_policy': 'shared', 'hw:numa_nodes': '2' });
+    expect(r.res.headers.get('OpenStack-API-Version')).toBe('compute 2.86');
+  });
+
+  it('strict by default: unknown keys and bad values are 400 with a hint', async () => {
+    const { call } = setup();
+    const r = await call('POST', '/flavors/f1/os-extra_specs', {
+      extra_specs: { 'hw:cpu_polcy': 'dedicated' },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({
+      badRequest: {
+        code: 400,
+        message: expect.stringMatching(
+          /'hw:cpu_polcy' is not a known extra spec.*Did you mean hw:cpu_policy\?$/,
+        ),
+      },
+    });
+    const foreign = await call('POST', '/flavors/f1/os-extra_specs', { extra_specs: { 'foo:bar': '1' } });
+    expect(foreign.status).toBe(400);
+  });
+
+  it('permissive: unknown keys pass and are reported, bad values still fail', async () => {
+    const { call, logged, store } = setup();
+    const ok = await call('POST', '/flavors/f1/os-extra_specs?validation=permissive', {
+      extra_specs: { 'foo:bar': '1' },
+    });
+    expect(ok.status).toBe(200);
+    expect(logged).toEqual(['foo:bar']);
+    expect(store.snapshot().f1?.['foo:bar']).toBe('1');
+    const bad = await call('PUT', '/flavors/f1/os-extra_specs/hw:pmu?validation=permissive', {
+      'hw:pmu': 'x',
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it('off: nothing is checked; any other value is a 400', async () => {
+    const { call } = setup();
+    expect(
+      (await call('POST', '/flavors/f1/os-extra_specs?validation=off', { extra_specs: { 'hw:pmu': 'x' } }))
+        .status,
+    ).toBe(200);
+    const r = await call('POST', '/flavors/f1/os-extra_specs?validation=lenient', {
+      extra_specs: { a: '1' },
+    });
+    expect(r.status).toBe(400);
+    expect((r.body?.badRequest as { message: string }).message).toBe(
+      "Invalid input for query parameters validation. Value: lenient. 'lenient' is not one of ['strict', 'permissive', 'off']",
+    );
+  });
+
+  it('keeps the old unchecked behaviour below 2.86, query parameter included', async () => {
+    const { call } = setup();
+    const r = await call(
+      'POST',
+      '/flavors/f1/os-extra_specs?validation=bogus',
+      { extra_specs: { 'hw:cpu_policy': 'x' } },
+      '2.85',
+    );
+    expect(r.status).toBe(200);
+  });
+
+  it("nova behaviour ignores the query string and uses Nova's rules", async () => {
+    const { call } = setup({ behaviour: 'nova' });
+    expect(
+      (await call('POST', '/flavors/f1/os-extra_specs?validation=bogus', { extra_specs: { 'foo:bar': '1' } }))
+        .status,
+    ).toBe(200);
+    const r = await call('POST', '/flavors/f1/os-extra_specs?validation=off', {
+      extra_specs: { 'hw:cpu_policy': 'x' },
+    });
+    expect((r.body?.badRequest as { message: string }).message).toBe(
+      "Validation failed; 'x' is not one of: dedicated, shared, mixed.",
+    );
+  });
+
+  it('answers 404 for other paths and missing flavors, 405 for other methods', async () => {
+    const { call } = setup();
+    expect((await call('GET', '/servers')).status).toBe(404);
+    expect((await call('POST', '/flavors/zz/os-extra_specs', { extra_specs: {} })).body).toEqual({
+      itemNotFound: { code: 404, message: 'Flavor zz could not be found.' },
+    });
+    expect((await call('PATCH', '/flavors/f1/os-extra_specs')).body).toMatchObject({
+      badMethod: { code: 405 },
+    });
+    expect((await call('GET', '/flavors/f1/os-extra_specs/hw:cpu_policy')).body).toEqual({
+      'hw:cpu_policy': 'shared',
+    });
+    expect((await call('DELETE', '/flavors/f1/os-extra_specs/hw:cpu_policy')).status).toBe(200);
+    expect((await call('GET', '/flavors/f1/os-extra_specs')).body).toEqual({ extra_specs: {} });
+  });
+
+  it('turns store conflicts into 409 and unexpected failures into 500 without leaking them', async () => {
+    const failing = (error: Error): FlavorStore => ({
+      getExtraSpecs: async () => ({}),
+      updateExtraSpecs: async () => {
+        throw error;
+      },
+      deleteExtraSpec: async () => false,
+    });
+    const conflict = setup({ store: failing(new ConflictError('Flavor f1 was changed concurrently.')) });
+    const r = await conflict.call('POST', '/flavors/f1/os-extra_specs', {
+      extra_specs: { 'hw:pmu': 'true' },
+    });
+    expect(r.body).toEqual({
+      conflictingRequest: { code: 409, message: 'Flavor f1 was changed concurrently.' },
+    });
+    const broken = setup({ store: failing(new Error('database password is hunter2')) });
+    const b = await broken.call('POST', '/flavors/f1/os-extra_specs', { extra_specs: { 'hw:pmu': 'true' } });
+    expect(b.status).toBe(500);
+    expect(JSON.stringify(b.body)).not.toContain('hunter2');
+  });
+
+  it('honours a path prefix and a lower maximum microversion', async () => {
+    const { call } = setup({ prefix: '/v2.1/', maxVersion: '2.86' });
+    expect((await call('GET', '/v2.1/flavors/f1/os-extra_specs')).status).toBe(200);
+    const r = await call('GET', '/v2.1/flavors/f1/os-extra_specs', undefined, '2.87');
+    expect(r.body).toEqual({
+      computeFault: {
+        code: 406,
+        message: 'Version 2.87 is not supported by the API. Minimum is 2.1 and maximum is 2.86.',
+      },
+    });
+  });
+});

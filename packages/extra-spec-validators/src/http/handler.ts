@@ -1,0 +1,325 @@
+import {
+  ConflictError,
+  compareMicroversions,
+  formatMicroversion,
+  isStackspecError,
+  type Microversion,
+  negotiateMicroversion,
+  novaErrorBody,
+} from '@stackspec/core';
+import type { ExtraSpecRegistry } from '../registry.js';
+import { builtinRegistry, checkNovaExtraSpec, validateExtraSpecs } from '../validate.js';
+import { PyJsonError, PyNumber, parsePyJson, pyDumps, pyRepr, pyStr } from './pyjson.js';
+
+/** Where flavors' extra specs live; an adapter over a database or Nova itself. */
+export interface FlavorStore {
+  /** The flavor's extra specs, or `undefined` when there is no such flavor. */
+  getExtraSpecs(flavorId: string): Promise<Readonly<Record<string, string>> | undefined>;
+  /** Merges `specs` into the flavor's extra specs. May throw core's `ConflictError` (409) or `NotFoundError` (404). */
+  updateExtraSpecs(flavorId: string, specs: Readonly<Record<string, string>>): Promise<void>;
+  /** Removes one key; returns false when the flavor has no such key. */
+  deleteExtraSpec(flavorId: string, key: string): Promise<boolean>;
+}
+
+/** An in-memory {@link FlavorStore}, for tests and demos. */
+export function createMemoryFlavorStore(
+  initial: Readonly<Record<string, Readonly<Record<string, string>>>> = {},
+): FlavorStore & { snapshot(): Record<string, Record<string, string>> } {
+  const flavors = new Map<string, Record<string, string>>(
+    Object.entries(initial).map(([id, specs]) => [id, { ...specs }]),
+  );
+  return {
+    async getExtraSpecs(id) {
+      const f = flavors.get(id);
+      return f ? { ...f } : undefined;
+    },
+    async updateExtraSpecs(id, specs) {
+      const f = flavors.get(id);
+      if (!f) throw new ConflictError(`Flavor ${id} disappeared while its extra specs were saved.`);
+      Object.assign(f, specs);
+    },
+    async deleteExtraSpec(id, key) {
+      const f = flavors.get(id);
+      if (!f || !Object.hasOwn(f, key)) return false;
+      delete f[key];
+      return true;
+    },
+    snapshot: () => Object.fromEntries([...flavors].map(([id, s]) => [id, { ...s }])),
+  };
+}
+
+/** Options for {@link createExtraSpecsHandler}. */
+export interface ExtraSpecsHandlerOptions {
+  store: FlavorStore;
+  /** Catalog and plugins to validate against (default: the newest built-in catalog). */
+  registry?: ExtraSpecRegistry;
+  /**
+   * `spec` (default): the design's API — from microversion 2.86 the
+   * `validation` query parameter picks `strict` (default), `permissive` or
+   * `off`, anything else is a 400. `nova`: exactly Nova, which never shipped
+   * the parameter: query strings are ignored and validation is Nova's.
+   */
+  behaviour?: 'spec' | 'nova';
+  /** Path before `/flavors` (default `''`; Nova serves `/v2.1`). */
+  prefix?: string;
+  /** Highest microversion announced (default `2.93`, Zed's). */
+  maxVersion?: string;
+  /** Called for each unknown key accepted in permissive mode (the spec says such requests are logged). */
+  onPermissive?: (flavorId: string, key: string, message: string) => void;
+}
+
+const KEY_PATTERN_TEXT = '^[a-zA-Z0-9-_:. ]{1,255}$';
+// Python's re.search: `$` also matches before a final newline.
+const KEY_PATTERN = /^[a-zA-Z0-9\-_:. ]{1,255}\n?$/;
+const MIN_VERSION = '2.1';
+const VALIDATION_VERSION = '2.86';
+const VALIDATION_VALUES = ['strict', 'permissive', 'off'] as const;
+type ValidationParam = (typeof VALIDATION_VALUES)[number];
+
+class NovaFault extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const bad = (message: string) => new NovaFault(400, message);
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyNumber);
+}
+
+function codePointCompare(a: string, b: string): number {
+  const x = [...a].map((c) => c.codePointAt(0) as number);
+  const y = [...b].map((c) => c.codePointAt(0) as number);
+  for (let i = 0; i < Math.min(x.length, y.length); i += 1) {
+    if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+  }
+  return x.length - y.length;
+}
+
+/**
+ * Nova's JSON schema for a mapping of extra specs (every microversion), with
+ * jsonschema's first error and Nova's wording. `field` is the attribute
+ * named in messages for problems with the mapping itself (`extra_specs` for
+ * POST; the body itself for PUT, whose messages name no field).
+ */
+function checkSpecsSchema(specs: unknown, field: string | undefined, exactlyOne: boolean): void {
+  const wrap = (at: string | undefined, instance: unknown, message: string) =>
+    at === undefined
+      ? message
+      : `Invalid input for field/attribute ${at}. Value: ${pyStr(instance)}. ${message}`;
+  if (!isObject(specs)) throw bad(wrap(field, specs, `${pyRepr(specs)} is not of type 'object'`));
+  const extras: string[] = [];
+  for (const [k, v] of Object.entries(specs)) {
+    if (!KEY_PATTERN.test(k)) {
+      extras.push(k);
+      continue;
+    }
+    if (!(typeof v === 'string' || v instanceof PyNumber)) {
+      throw bad(wrap(k, v, `${pyRepr(v)} is not of type 'string', 'number'`));
+    }
+    if (typeof v === 'string' && [...v].length > 255) throw bad(wrap(k, v, `${pyRepr(v)} is too long`));
+  }
+  if (extras.length) {
+    extras.sort(codePointCompare);
+    const verb = extras.length === 1 ? 'does' : 'do';
+    const message = `${extras.map(pyRepr).join(', ')} ${verb} not match any of the regexes: ${pyRepr(KEY_PATTERN_TEXT)}`;
+    throw bad(wrap(field, specs, message));
+  }
+  if (exactlyOne) {
+    const count = Object.keys(specs).length;
+    if (count < 1) throw bad(`${pyRepr(specs)} does not have enough properties`);
+    if (count > 1) throw bad(`${pyRepr(specs)} has too many properties`);
+  }
+}
+
+function checkCreateSchema(body: unknown): Record<string, unknown> {
+  if (!isObject(body)) throw bad(`${pyRepr(body)} is not of type 'object'`);
+  if ('extra_specs' in body) checkSpecsSchema(body.extra_specs, 'extra_specs', false);
+  else throw bad(`'extra_specs' is a required property`);
+  const extra = Object.keys(body).filter((k) => k !== 'extra_specs');
+  if (extra.length) {
+    throw bad(
+      `Additional properties are not allowed (${extra.map(pyRepr).join(', ')} ${extra.length === 1 ? 'was' : 'were'} unexpected)`,
+    );
+  }
+  return body.extra_specs as Record<string, unknown>;
+}
+
+function versionHeaders(version: Microversion): Record<string, string> {
+  const v = formatMicroversion(version);
+  return {
+    'OpenStack-API-Version': `compute ${v}`,
+    'X-OpenStack-Nova-API-Version': v,
+    Vary: 'OpenStack-API-Version, X-OpenStack-Nova-API-Version',
+  };
+}
+
+function reply(status: number, body: string, headers: Record<string, string>, error: boolean): Response {
+  return new Response(body, {
+    status,
+    headers: { ...headers, 'Content-Type': error ? 'application/json; charset=UTF-8' : 'application/json' },
+  });
+}
+
+function fault(status: number, message: string, headers: Record<string, string>): Response {
+  return reply(status, pyDumps(novaErrorBody(status, message)), headers, true);
+}
+
+/**
+ * A fetch-style handler for Nova's flavor extra specs API with the
+ * validation this package provides: `POST /flavors/{id}/os-extra_specs`
+ * (body `{"extra_specs": {…}}`), `PUT /flavors/{id}/os-extra_specs/{key}`
+ * (body `{key: value}`), plus `GET` of both paths and `DELETE` of a key.
+ *
+ * It follows Nova's order of checks and its answers: microversion
+ * negotiation (`OpenStack-API-Version: compute X` or
+ * `X-OpenStack-Nova-API-Version`; 400 for a malformed version, 406 outside
+ * 2.1–max), the JSON schema with jsonschema's messages, numbers turned into
+ * strings the Python way, then — only from 2.86 — validation of each pair in
+ * body order (the first failure is the 400), the PUT body/URI key check, the
+ * flavor lookup (404) and the save (409). Errors use Nova's fault body
+ * (`{"badRequest": {"code": 400, "message": …}}`); every response carries the
+ * version headers. Below 2.86 nothing is validated, as in Nova.
+ *
+ * @example
+ * const handler = createExtraSpecsHandler({ store: createMemoryFlavorStore({ f1: {} }) });
+ * serve(handler); // e.g. with @stackspec/core/node's startServer
+ */
+export function createExtraSpecsHandler(
+  options: ExtraSpecsHandlerOptions,
+): (request: Request) => Promise<Response> {
+  const store = options.store;
+  const registry = options.registry ?? builtinRegistry();
+  const behaviour = options.behaviour ?? 'spec';
+  const prefix = (options.prefix ?? '').replace(/\/$/, '');
+  const maxVersion = options.maxVersion ?? '2.93';
+  const route = new RegExp(
+    `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/flavors/([^/]+)/os-extra_specs(?:/([^/]+))?/?$`,
+  );
+
+  const checkPairs = (flavorId: string, specs: Record<string, unknown>, version: Microversion, url: URL) => {
+    const validating = compareMicroversions(version, VALIDATION_VERSION) >= 0;
+    let mode = 'strict' as ValidationParam;
+    if (validating && behaviour === 'spec') {
+      const asked = url.searchParams.getAll('validation');
+      if (asked.length) {
+        const value = asked[asked.length - 1] as string;
+        if (!(VALIDATION_VALUES as readonly string[]).includes(value)) {
+          throw bad(
+            `Invalid input for query parameters validation. Value: ${value}. ${pyRepr(value)} is not one of ${pyRepr([...VALIDATION_VALUES])}`,
+          );
+        }
+        mode = value as ValidationParam;
+      }
+    }
+    const strings: Record<string, string> = {};
+    for (const [key, raw] of Object.entries(specs)) {
+      let value: string;
+      if (raw instanceof PyNumber) {
+        value = raw.toString();
+        if ([...value].length > 255) {
+          throw bad(`extra_specs value has ${[...value].length} characters, more than 255.`);
+        }
+      } else value = raw as string;
+      strings[key] = value;
+      if (!validating) continue;
+      if (behaviour === 'nova') {
+        const message = checkNovaExtraSpec(key, value, registry);
+        if (message !== undefined) throw bad(message);
+        continue;
+      }
+      if (mode === 'off') continue;
+      const r = validateExtraSpecs({ [key]: value }, { mode, registry });
+      const error = r.diagnostics.find((d) => d.severity === 'error');
+      if (error) throw bad(`${error.message}${error.hint ? ` ${error.hint}` : ''}`);
+      for (const d of r.diagnostics) {
+        if (d.code === 'extra-specs/unknown-key') options.onPermissive?.(flavorId, key, d.message);
+      }
+    }
+    return strings;
+  };
+
+  return async (request: Request): Promise<Response> => {
+    const url = new URL(request.url, 'http://localhost');
+    const m = route.exec(url.pathname);
+    if (!m) return fault(404, 'The resource could not be found.', {});
+    const negotiated = negotiateMicroversion(request.headers, {
+      service: 'compute',
+      legacyHeader: 'X-OpenStack-Nova-API-Version',
+      min: MIN_VERSION,
+      max: maxVersion,
+    });
+    if (!negotiated.ok) {
+      if (negotiated.reason === 'invalid' || negotiated.requested.startsWith('0.')) {
+        return fault(
+          400,
+          `API Version String ${negotiated.requested} is of invalid format. Must be of format MajorNum.MinorNum.`,
+          {},
+        );
+      }
+      return fault(
+        406,
+        `Version ${negotiated.requested} is not supported by the API. Minimum is ${MIN_VERSION} and maximum is ${maxVersion}.`,
+        versionHeaders(negotiated.version),
+      );
+    }
+    const version = negotiated.version;
+    const headers = versionHeaders(version);
+    const flavorId = decodeURIComponent(m[1] as string);
+    const key = m[2] === undefined ? undefined : decodeURIComponent(m[2]);
+    try {
+      if (request.method === 'GET') {
+        const specs = await store.getExtraSpecs(flavorId);
+        if (!specs) throw new NovaFault(404, `Flavor ${flavorId} could not be found.`);
+        if (key === undefined) return reply(200, pyDumps({ extra_specs: specs }), headers, false);
+        if (!Object.hasOwn(specs, key)) {
+          throw new NovaFault(404, `Flavor ${flavorId} has no extra specs with key ${key}.`);
+        }
+        return reply(200, pyDumps({ [key]: specs[key] }), headers, false);
+      }
+      if (request.method === 'DELETE' && key !== undefined) {
+        if (!(await store.getExtraSpecs(flavorId)))
+          throw new NovaFault(404, `Flavor ${flavorId} could not be found.`);
+        if (!(await store.deleteExtraSpec(flavorId, key))) {
+          throw new NovaFault(404, `Flavor ${flavorId} has no extra specs with key ${key}.`);
+        }
+        return reply(200, '', headers, false);
+      }
+      const isCreate = request.method === 'POST' && key === undefined;
+      const isUpdate = request.method === 'PUT' && key !== undefined;
+      if (!isCreate && !isUpdate) throw new NovaFault(405, 'The method is not allowed for this resource.');
+      const text = await request.text();
+      let body: unknown;
+      try {
+        body = text === '' ? undefined : parsePyJson(text);
+      } catch (e) {
+        if (e instanceof PyJsonError) throw bad('Malformed request body');
+        throw e;
+      }
+      let specs: Record<string, unknown>;
+      if (isCreate) specs = checkCreateSchema(body ?? null);
+      else {
+        checkSpecsSchema(body ?? null, undefined, true);
+        specs = body as Record<string, unknown>;
+      }
+      const strings = checkPairs(flavorId, specs, version, url);
+      if (isUpdate && !Object.hasOwn(specs, key as string)) throw bad('Request body and URI mismatch');
+      if (!(await store.getExtraSpecs(flavorId)))
+        throw new NovaFault(404, `Flavor ${flavorId} could not be found.`);
+      await store.updateExtraSpecs(flavorId, strings);
+      return reply(200, pyDumps(body), headers, false);
+    } catch (e) {
+      if (e instanceof NovaFault) return fault(e.status, e.message, headers);
+      if (isStackspecError(e)) return fault(e.status, e.message, headers);
+      return fault(
+        500,
+        'Unexpected API Error. Please report this at http://bugs.launchpad.net/nova/ and attach the Nova API log if possible.',
+        headers,
+      );
+    }
+  };
+}

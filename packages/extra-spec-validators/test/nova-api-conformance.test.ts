@@ -1,0 +1,211 @@
+// Conformance of the HTTP handler (behaviour: 'nova', zed catalog) with Nova
+// 26's real controller, run in-process by test/nova-api.py: status codes,
+// fault bodies (byte for byte), and the version, Vary and Content-Type
+// headers, at microversions 2.1, 2.85 and 2.86 and around the edges.
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { oracleAvailable, PYTHON } from '../../../test-support/python.js';
+import { builtinRegistry, createExtraSpecsHandler, createMemoryFlavorStore } from '../src/index.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+interface Call {
+  method: string;
+  flavor: string;
+  key?: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+interface Answer {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+const POST_BODIES: string[] = [
+  '{"extra_specs": {"hw:cpu_policy": "dedicated"}}',
+  '{"extra_specs": {"hw:cpu_policy": "x"}}',
+  '{"extra_specs": {"hw:cpu_polcy": "dedicated"}}',
+  '{"extra_specs": {"foo:bar": "x", "hw:pmu": "maybe"}}',
+  '{"extra_specs": {"hw:cpu_policy": "dedicated", "hw:numa_nodes": "0", "hw:pmu": "x"}}',
+  '{"extra_specs": {"hw:numa_nodes": 2}}',
+  '{"extra_specs": {"hw:numa_nodes": 2.0}}',
+  '{"extra_specs": {"hw:numa_nodes": 1e3, "x": -0, "y": 1.5e300, "z": 0.0001, "w": 1e16}}',
+  '{"extra_specs": {"hw:tpm_version": 2.0}}',
+  '{"extra_specs": {"hw:numa_nodes": NaN}}',
+  '{"extra_specs": {"hw:numa_nodes": -Infinity}}',
+  `{"extra_specs": {"x": ${'1'.repeat(300)}}}`,
+  `{"extra_specs": {"x": ${'1'.repeat(255)}}}`,
+  '{"extra_specs": {"hw:pmu": true}}',
+  '{"extra_specs": {"hw:pmu": null}}',
+  '{"extra_specs": {"hw:pmu": {"a": [1, "b"]}}}',
+  `{"extra_specs": {"x": "${'a'.repeat(256)}"}}`,
+  `{"extra_specs": {"x": "${'a'.repeat(255)}"}}`,
+  '{"extra_specs": {"hw/x": "1"}}',
+  '{"extra_specs": {"b/x": "1", "a/x": "2", "ok": "3"}}',
+  '{"extra_specs": {"": "1"}}',
+  `{"extra_specs": {"${'k'.repeat(256)}": "1"}}`,
+  '{"extra_specs": {"\\u00fc": "1"}}',
+  '{"extra_specs": {"hw:cpu_policy\\n": "dedicated"}}',
+  '{"extra_specs": {"hw:numa_cpus.{num}": "0"}}',
+  '{"extra_specs": {"hw:numa_cpusX0": "0-1", "hw:numa_memZ1": "0"}}',
+  '{"extra_specs": {"hw:pmu": "It\'s \\"quoted\\" \\u00e9\\t"}}',
+  '{"extra_specs": {"x": true, "y/z": "1"}}',
+  '{"extra_specs": {}}',
+  '{"extra_specs": "x"}',
+  '{"extra_specs": []}',
+  '{}',
+  '{"foo": {}}',
+  '{"extra_specs": {}, "x": 1}',
+  '[]',
+  '"x"',
+  '1',
+  'null',
+  'not json',
+  '{"extra_specs": {"a": "b",}}',
+];
+
+const PUT_CASES: [string, string][] = [
+  ['hw:cpu_policy', '{"hw:cpu_policy": "dedicated"}'],
+  ['hw:cpu_policy', '{"hw:cpu_policy": "x"}'],
+  ['hw:other', '{"hw:cpu_policy": "dedicated"}'],
+  ['hw:other', '{"hw:cpu_policy": "x"}'],
+  ['hw:numa_nodes', '{"hw:numa_nodes": 2.0}'],
+  ['a', '{}'],
+  ['a', '{"a": "1", "b": "2"}'],
+  ['a', '{"a": "1", "b/c": "2"}'],
+  ['a', '{"a": false}'],
+  ['a', '[]'],
+  ['a', ''],
+  ['foo:bar', '{"foo:bar": "anything"}'],
+];
+
+function corpus(): Call[] {
+  const calls: Call[] = [];
+  const versions: (Record<string, string> | undefined)[] = [
+    undefined,
+    { 'OpenStack-API-Version': 'compute 2.1' },
+    { 'OpenStack-API-Version': 'compute 2.85' },
+    { 'OpenStack-API-Version': 'compute 2.86' },
+  ];
+  for (const headers of versions) {
+    const h = headers ? { headers } : {};
+    for (const body of POST_BODIES) calls.push({ method: 'POST', flavor: 'f1', body, ...h });
+    calls.push({ method: 'POST', flavor: 'f1', ...h });
+    calls.push({ method: 'POST', flavor: 'nope', body: POST_BODIES[0] as string, ...h });
+    calls.push({ method: 'POST', flavor: 'nope', body: POST_BODIES[1] as string, ...h });
+    for (const [key, body] of PUT_CASES) calls.push({ method: 'PUT', flavor: 'f1', key, body, ...h });
+    calls.push({ method: 'PUT', flavor: 'nope', key: 'hw:cpu_policy', body: '{"hw:cpu_policy": "x"}', ...h });
+    calls.push({ method: 'GET', flavor: 'f1', ...h });
+    calls.push({ method: 'GET', flavor: 'f1', key: 'hw:cpu_policy', ...h });
+    calls.push({ method: 'GET', flavor: 'f1', key: 'nope', ...h });
+    calls.push({ method: 'GET', flavor: 'nope', ...h });
+    calls.push({ method: 'DELETE', flavor: 'f1', key: 'hw:cpu_policy', ...h });
+    calls.push({ method: 'DELETE', flavor: 'f1', key: 'nope', ...h });
+    calls.push({ method: 'DELETE', flavor: 'nope', key: 'x', ...h });
+  }
+  const body = '{"extra_specs": {"hw:cpu_policy": "x"}}';
+  const edgeHeaders: Record<string, string>[] = [
+    { 'OpenStack-API-Version': 'compute latest' },
+    { 'OpenStack-API-Version': 'compute 2.93' },
+    { 'OpenStack-API-Version': 'compute 2.94' },
+    { 'OpenStack-API-Version': 'compute 2.0' },
+    { 'OpenStack-API-Version': 'compute 3.0' },
+    { 'OpenStack-API-Version': 'compute 2.x' },
+    { 'OpenStack-API-Version': 'compute 0.5' },
+    { 'OpenStack-API-Version': 'compute 2.086' },
+    { 'OpenStack-API-Version': 'placement 1.2' },
+    { 'OpenStack-API-Version': 'placement 1.2, compute 2.86' },
+    { 'X-OpenStack-Nova-API-Version': '2.86' },
+    { 'X-OpenStack-Nova-API-Version': '2.85', 'OpenStack-API-Version': 'compute 2.86' },
+  ];
+  for (const headers of edgeHeaders) {
+    calls.push({ method: 'POST', flavor: 'f1', body, headers });
+  }
+  return calls;
+}
+
+function runNova(calls: readonly Call[]): Answer[] {
+  const r = spawnSync(PYTHON, [join(here, 'nova-api.py')], {
+    input: `${calls.map((c) => JSON.stringify(c)).join('\n')}\n`,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 120_000,
+  });
+  if (r.status !== 0) throw new Error(`the Nova API oracle failed: ${r.error?.message ?? r.stderr}`);
+  return r.stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Answer);
+}
+
+async function runOurs(call: Call): Promise<Answer> {
+  const store = createMemoryFlavorStore({ f1: { 'hw:cpu_policy': 'shared' } });
+  const handler = createExtraSpecsHandler({
+    store,
+    registry: builtinRegistry('zed'),
+    behaviour: 'nova',
+    prefix: '/v2.1',
+  });
+  const path = `/v2.1/flavors/${call.flavor}/os-extra_specs${call.key !== undefined ? `/${call.key}` : ''}`;
+  const res = await handler(
+    new Request(`http://localhost${path}`, {
+      method: call.method,
+      headers: { 'Content-Type': 'application/json', ...call.headers },
+      ...(call.body !== undefined ? { body: call.body } : {}),
+    }),
+  );
+  const headers: Record<string, string> = {};
+  for (const name of ['openstack-api-version', 'x-openstack-nova-api-version', 'vary', 'content-type']) {
+    const v = res.headers.get(name);
+    if (v !== null) headers[name] = v;
+  }
+  return { status: res.status, body: await res.text(), headers };
+}
+
+describe.runIf(oracleAvailable('nova', ['nova.api.openstack.compute.flavors_extraspecs']))(
+  "conformance of the HTTP handler with Nova 26's controller",
+  () => {
+    const calls = corpus();
+    let nova: Answer[];
+    beforeAll(() => {
+      nova = runNova(calls);
+    });
+
+    it('answers every request with the same status, body and headers', async () => {
+      expect(nova).toHaveLength(calls.length);
+      const differences: string[] = [];
+      for (let i = 0; i < calls.length; i += 1) {
+        const ours = await runOurs(calls[i] as Call);
+        const theirs = nova[i] as Answer;
+        if (
+          JSON.stringify(ours) !==
+          JSON.stringify({ ...theirs, headers: sortKeys(theirs.headers, ours.headers) })
+        ) {
+          differences.push(
+            `${JSON.stringify(calls[i])}\n  nova: ${JSON.stringify(theirs)}\n  ours: ${JSON.stringify(ours)}`,
+          );
+        }
+      }
+      expect(differences.slice(0, 10), `${differences.length} differences`).toEqual([]);
+      expect(calls.length).toBeGreaterThan(250);
+    });
+
+    it('covers the interesting outcomes', () => {
+      const statuses = new Set(nova.map((a) => a.status));
+      expect([...statuses].sort()).toEqual([200, 400, 404, 406]);
+      const atValidation = nova.filter((a) => a.body.includes('Validation failed;'));
+      expect(atValidation.length).toBeGreaterThan(10);
+    });
+  },
+);
+
+function sortKeys(theirs: Record<string, string>, ours: Record<string, string>): Record<string, string> {
+  // Header order is not significant; compare in our order.
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(ours)) if (k in theirs) out[k] = theirs[k] as string;
+  for (const k of Object.keys(theirs)) if (!(k in out)) out[k] = theirs[k] as string;
+  return out;
+}
