@@ -80,9 +80,13 @@ describe('createExtraSpecsHandler (the design: validation query parameter)', () 
       extra_specs: { a: '1' },
     });
     expect(r.status).toBe(400);
-    expect((r.body?.badRequest as { message: string }).message).toBe(
-      "Invalid input for query parameters validation. Value: lenient. 'lenient' is not one of ['strict', 'permissive', 'off']",
-    );
+    expect(r.body).toEqual({
+      badRequest: {
+        code: 400,
+        message:
+          "Invalid input for query parameters validation. Value: lenient. 'lenient' is not one of ['strict', 'permissive', 'off']",
+      },
+    });
   });
 
   it('keeps the old unchecked behaviour below 2.86, query parameter included', async () => {
@@ -105,9 +109,9 @@ describe('createExtraSpecsHandler (the design: validation query parameter)', () 
     const r = await call('POST', '/flavors/f1/os-extra_specs?validation=off', {
       extra_specs: { 'hw:cpu_policy': 'x' },
     });
-    expect((r.body?.badRequest as { message: string }).message).toBe(
-      "Validation failed; 'x' is not one of: dedicated, shared, mixed.",
-    );
+    expect(r.body).toEqual({
+      badRequest: { code: 400, message: "Validation failed; 'x' is not one of: dedicated, shared, mixed." },
+    });
   });
 
   it('answers 404 for other paths and missing flavors, 405 for other methods', async () => {
