@@ -166,6 +166,8 @@ export const ExtraSpecInputSchema = z
       .string()
       .regex(/^[a-z][a-z0-9_]*(\.\{[a-z_]+\})?$/, 'must look like hw_cpu_policy or hw_numa_cpus.{num}')
       .optional(),
+    /** The rule of the image property when it differs from the extra spec's (images may allow more values). */
+    imageValue: ValueRuleSchema.optional(),
     /** Older forms of the key, oldest first. */
     history: z.array(HistoryEntrySchema).optional(),
   })
@@ -296,6 +298,7 @@ export function defineExtraSpec(input: ExtraSpecInput): ExtraSpecDefinition {
   }
   const def = parsed.data;
   const problems = [...checkName(def.name, def.parameters, '/name'), ...checkValue(def.value, '/value')];
+  if (def.imageValue) problems.push(...checkValue(def.imageValue, '/imageValue'));
   def.history?.forEach((h, i) => {
     if (h.name !== undefined || h.parameters !== undefined) {
       problems.push(...checkName(h.name ?? def.name, h.parameters ?? def.parameters, `/history/${i}/name`));

@@ -7,12 +7,63 @@ import {
   suggest,
   toJsonPointer,
 } from '@stackspec/core';
+import { pyRepr } from './http/pyjson.js';
 import { translatePythonRegex } from './python-regex.js';
-import { parsePythonInt } from './python-values.js';
+import { PY_INT_MAX_DIGITS, parsePythonInt, pythonStrip } from './python-values.js';
 import type { CompiledEntry, ExtraSpecRegistry, RegisteredExtraSpec } from './registry.js';
 import type { NovaRelease } from './releases.js';
 import { builtinRegistry, type ValidateExtraSpecsResult } from './validate.js';
-import { describeValueRule, ValueVerdict } from './value-check.js';
+import { compileValueRule, describeValueRule, ValueVerdict } from './value-check.js';
+
+/** Python's ValueError text for `int(value)` on a string it refuses. */
+function intError(value: string): string {
+  const digits = [...value].filter((c) => /\p{Nd}/u.test(c)).length;
+  if (parsePythonInt(value) === undefined && digits > PY_INT_MAX_DIGITS && /^[\s+\-_\p{Nd}]*$/u.test(value)) {
+    return `Exceeds the limit (${PY_INT_MAX_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`;
+  }
+  // CPython cuts the repr at 200 characters (`%.200R`).
+  return `invalid literal for int() with base 10: ${[...pyRepr(value)].slice(0, 200).join('')}`;
+}
+
+/**
+ * Nova's CPU set parser for `hw_numa_cpus.N` image properties: comma-separated
+ * rules, each a CPU, a range `a-b` or an exclusion `^a` / `^a-b`. Returns
+ * Nova's message for the first bad rule, or `undefined`.
+ */
+export function checkCpuSpec(spec: string): string | undefined {
+  const int = (t: string) => parsePythonInt(pythonStrip(t));
+  for (const raw of spec.split(',')) {
+    const rule = pythonStrip(raw);
+    if (rule.length < 1) continue;
+    const dash = rule.indexOf('-');
+    if (dash >= 0) {
+      let first = rule.slice(0, dash);
+      if (first.startsWith('^')) first = first.slice(1);
+      const a = int(first);
+      const b = int(rule.slice(dash + 1));
+      if (!a || !b) return `Invalid range expression ${pyRepr(rule)}`;
+      const start = BigInt(`${a.negative ? '-' : ''}${a.digits}`);
+      const end = BigInt(`${b.negative ? '-' : ''}${b.digits}`);
+      if (start > end) return `Invalid range expression ${pyRepr(rule)}`;
+    } else if (rule.startsWith('^')) {
+      if (!int(rule.slice(1))) return `Invalid exclusion expression ${pyRepr(rule)}`;
+    } else if (!parsePythonInt(rule)) return `Invalid inclusion expression ${pyRepr(rule)}`;
+  }
+  return undefined;
+}
+
+const NUMA_CELL = /^hw_numa_(cpus|mem)\.(0|[1-9][0-9]*)$/;
+/** Nova reads NUMA cells 0, 1, 2… up to the first missing one, at most 128. */
+const NUMA_NODES_MAX = 128;
+
+function numaCellRead(properties: Readonly<Record<string, unknown>>, name: string): boolean {
+  const m = NUMA_CELL.exec(name);
+  if (!m) return false;
+  const cell = Number(m[2]);
+  if (cell >= NUMA_NODES_MAX) return false;
+  for (let i = 0; i < cell; i += 1) if (!Object.hasOwn(properties, `hw_numa_${m[1]}.${i}`)) return false;
+  return true;
+}
 
 /**
  * Image properties Nova reads that have no flavor counterpart (names from
@@ -206,15 +257,18 @@ export function validateImageProperties(
       continue;
     }
     const spec = registry.compiled(match.spec) as CompiledEntry;
-    const rule = spec.value;
+    const rule = spec.definition.imageValue ?? spec.value;
     if (mode === 'nova') {
-      if (rule.type === 'int' && !parsePythonInt(value)) {
+      const numa = /^hw_numa_(cpus|mem)\./.test(name);
+      if (numa && !numaCellRead(properties, name)) continue;
+      const cpuProblem = name.startsWith('hw_numa_cpus.') ? checkCpuSpec(value) : undefined;
+      if (cpuProblem) {
         diagnostics.push(
-          createDiagnostic({
-            code: 'extra-specs/invalid-image-property',
-            path,
-            message: `invalid literal for int() with base 10: '${value}'`,
-          }),
+          createDiagnostic({ code: 'extra-specs/invalid-image-property', path, message: cpuProblem }),
+        );
+      } else if (rule.type === 'int' && !parsePythonInt(value)) {
+        diagnostics.push(
+          createDiagnostic({ code: 'extra-specs/invalid-image-property', path, message: intError(value) }),
         );
       } else if (rule.type === 'str' && rule.enum && !rule.enum.includes(value)) {
         diagnostics.push(
@@ -227,7 +281,7 @@ export function validateImageProperties(
       }
       continue;
     }
-    const verdict = spec.checker.check(value);
+    const verdict = (rule === spec.value ? spec.checker : compileValueRule(rule)).check(value);
     if (verdict !== ValueVerdict.Ok) {
       const hint = rule.type === 'str' && rule.enum ? didYouMean(suggest(value, rule.enum)) : undefined;
       diagnostics.push(

@@ -112,6 +112,11 @@ export const OS_SPECS: readonly ExtraSpecDefinition[] = [
     status: { added: 'ussuri' },
     virtDrivers: ['libvirt', 'hyperv'],
     imageProperty: 'os_secure_boot',
+    imageValue: {
+      type: 'str',
+      enum: ['required', 'disabled', 'optional'],
+      description: 'Images may also say optional: use Secure Boot where the host supports it.',
+    },
   }),
   defineExtraSpec({
     name: 'os:resolution',
