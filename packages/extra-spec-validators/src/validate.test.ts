@@ -66,6 +66,21 @@ describe('validateExtraSpecs in strict mode', () => {
     });
   });
 
+  it('warns when a later release renames a key, citing the reason', () => {
+    const r = validateExtraSpecs({ 'hw:max_cpu_sockets': '2' }, { release: 'zed' });
+    expect(r.ok).toBe(true);
+    expect(r.diagnostics[0]).toMatchObject({
+      code: 'extra-specs/renamed-key',
+      severity: 'warning',
+      message: expect.stringContaining(
+        "replaced by 'hw:cpu_max_sockets' from flamingo (and in 30.3.0, 31.2.0)",
+      ),
+    });
+    expect(
+      validateExtraSpecs({ 'hw:max_cpu_sockets': '2' }, { release: 'zed', mode: 'nova' }).diagnostics,
+    ).toEqual([]);
+  });
+
   it('explains keys of other releases', () => {
     const renamed = validateExtraSpecs({ 'hw:max_cpu_sockets': '2' });
     expect(renamed.diagnostics[0]?.hint).toBe(

@@ -223,6 +223,19 @@ function checkOurs(
     );
     return;
   }
+  const renamed = spec.definition.status?.renamed;
+  if (renamed) {
+    const backports = renamed.backported?.length ? ` (and in ${renamed.backported.join(', ')})` : '';
+    out.push(
+      createDiagnostic({
+        code: 'extra-specs/renamed-key',
+        severity: 'warning',
+        path,
+        message: `'${key}' is replaced by '${renamed.to}' from ${renamed.release}${backports}.${renamed.reason ? ` ${renamed.reason}` : ''}`,
+        hint: `Plan to use ${renamed.to} when moving to ${renamed.release}.`,
+      }),
+    );
+  }
   const dep = spec.definition.deprecated;
   if (dep && isDeprecatedIn(spec.definition, registry.release)) {
     out.push(
@@ -248,7 +261,8 @@ function example(template: string): string {
  *
  * Codes: `extra-specs/unknown-key` (error in `strict` and `nova`, warning in
  * `permissive`), `extra-specs/invalid-value`, `extra-specs/deprecated-key`
- * (warning), `extra-specs/invalid-key-syntax` and `extra-specs/value-too-long`
+ * (warning), `extra-specs/renamed-key` (warning: a later release renames the
+ * key), `extra-specs/invalid-key-syntax` and `extra-specs/value-too-long`
  * (what Nova's API refuses at every microversion; not in `nova` mode, which
  * mirrors only the 2.86 validation step), and `extra-specs/invalid-type` for a
  * value that is not a string. Each diagnostic's `path` is the JSON pointer
