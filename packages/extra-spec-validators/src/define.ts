@@ -44,8 +44,11 @@ export const StrValueSchema = z
 
 /** The rule for a value: `int`, `bool` or `str` (the three types Nova supports). */
 export const ValueRuleSchema = z.union([IntValueSchema, BoolValueSchema, StrValueSchema]);
+/** The rule a value must follow (see {@link ValueRuleSchema}). */
 export type ValueRule = z.infer<typeof ValueRuleSchema>;
+/** An `int` value rule. */
 export type IntValueRule = z.infer<typeof IntValueSchema>;
+/** A `str` value rule. */
 export type StrValueRule = z.infer<typeof StrValueSchema>;
 
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -66,6 +69,7 @@ export const ParameterSchema = z
     path: ['pattern'],
   })
   .transform((p) => ({ ...p, pattern: p.pattern ?? '\\d+' }));
+/** A placeholder of a patterned name, its pattern filled in. */
 export type ExtraSpecParameter = z.output<typeof ParameterSchema>;
 
 /** Releases in which a definition exists, and what happened to it. */
@@ -101,6 +105,7 @@ export const SupportStatusSchema = z
     message: 'renamed.release must be newer than added',
     path: ['renamed', 'release'],
   });
+/** When a key appeared, and whether it was renamed or removed. */
 export type SupportStatus = z.infer<typeof SupportStatusSchema>;
 
 /** Deprecation: still accepted, but operators should move away from it. */
@@ -112,6 +117,7 @@ export const DeprecationSchema = z
     replacement: z.string().min(1).optional(),
   })
   .strict();
+/** Why and since when a key is deprecated. */
 export type Deprecation = z.infer<typeof DeprecationSchema>;
 
 /** A documented dependency on another extra spec (never enforced, as the spec asks). */
@@ -123,6 +129,7 @@ export const DependencySchema = z
     description: description.optional(),
   })
   .strict();
+/** Another key a key relies on (documented, not enforced). */
 export type ExtraSpecDependency = z.infer<typeof DependencySchema>;
 
 /** How an older series defined the key, before a change. */
@@ -138,6 +145,7 @@ export const HistoryEntrySchema = z
     change: description,
   })
   .strict();
+/** An older form of a key. */
 export type HistoryEntry = z.output<typeof HistoryEntrySchema>;
 
 /** Nova's virt drivers, for documentation. */

@@ -45,6 +45,7 @@ export const LATEST_RELEASE: NovaRelease = NOVA_RELEASES[NOVA_RELEASES.length - 
 
 /** A release code name, as accepted in definitions (`added: 'zed'`). */
 export const ReleaseNameSchema = z.enum(RELEASE_NAMES);
+/** One of {@link RELEASE_NAMES}. */
 export type ReleaseName = z.infer<typeof ReleaseNameSchema>;
 
 const byKey = new Map<string, NovaRelease>();

@@ -163,3 +163,40 @@ describe('createExtraSpecsHandler (the design: validation query parameter)', () 
     });
   });
 });
+
+describe('createExtraSpecsHandler on hostile input', () => {
+  it('answers any body, path and version with a Nova fault or success, never a 500', async () => {
+    const { default: fc } = await import('fast-check');
+    const store = createMemoryFlavorStore({ f1: {} });
+    const handler = createExtraSpecsHandler({ store });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('POST', 'PUT', 'GET', 'DELETE'),
+        fc.constantFrom(
+          '/flavors/f1/os-extra_specs',
+          '/flavors/f1/os-extra_specs/hw:pmu',
+          '/flavors/%zz/os-extra_specs/a',
+        ),
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify({ extra_specs: v })),
+        ),
+        fc.constantFrom('2.1', '2.86', 'latest', '2.x', '9.9', ''),
+        async (method, path, body, version) => {
+          const res = await handler(
+            new Request(`http://localhost${path}${method === 'POST' ? '?validation=permissive' : ''}`, {
+              method,
+              headers: version ? { 'OpenStack-API-Version': `compute ${version}` } : {},
+              ...(method === 'POST' || method === 'PUT' ? { body } : {}),
+            }),
+          );
+          expect(res.status).not.toBe(500);
+          const text = await res.text();
+          if (text) expect(() => JSON.parse(text)).not.toThrow();
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});

@@ -158,6 +158,15 @@ function versionHeaders(version: Microversion): Record<string, string> {
   };
 }
 
+/** Percent-decodes a path segment; a malformed escape is kept as written rather than failing the request. */
+function decodePart(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 function reply(status: number, body: string, headers: Record<string, string>, error: boolean): Response {
   return new Response(body, {
     status,
@@ -269,8 +278,8 @@ export function createExtraSpecsHandler(
     }
     const version = negotiated.version;
     const headers = versionHeaders(version);
-    const flavorId = decodeURIComponent(m[1] as string);
-    const key = m[2] === undefined ? undefined : decodeURIComponent(m[2]);
+    const flavorId = decodePart(m[1] as string);
+    const key = m[2] === undefined ? undefined : decodePart(m[2]);
     try {
       if (request.method === 'GET') {
         const specs = await store.getExtraSpecs(flavorId);
