@@ -87,3 +87,24 @@ describe('validateFlavorFile', () => {
     expect(r.diagnostics[0]?.file).toBe('f.yaml');
   });
 });
+
+describe('validateFlavorFile on arbitrary input', () => {
+  it('returns diagnostics for any text and never throws', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc
+            .dictionary(fc.string({ maxLength: 20 }), fc.jsonValue())
+            .map((specs) => `extra_specs: ${JSON.stringify(specs)}\n`),
+        ),
+        (text) => {
+          const r = validateFlavorFile(text, 'x.yaml', { mode: 'strict' });
+          expect(r.ok).toBe(!r.diagnostics.some((d) => d.severity === 'error'));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
