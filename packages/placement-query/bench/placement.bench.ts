@@ -9,16 +9,49 @@
 // Targets: ≥100x faster than Placement for /allocation_candidates at ≥1k
 // nodes, cost growing no worse than linearly with providers, and
 // /resource_providers with member_of and traits under 5 ms p50 at 100k.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { benchName, report, type TaskFigures } from '../../../scripts/bench-kit.js';
 import { pythonHasModules } from '../../../test-support/python.js';
-import { createPlacementHandler, type PlacementHandler } from '../src/http/service.js';
-import { applyInventory, type ResolvedInventory, resolveInventory } from '../src/model/inventory-file.js';
-import { applyPlan, inventoryPlan } from '../src/model/plan.js';
-import { createProviderStore } from '../src/model/store.js';
+import type { PlacementHandler } from '../src/http/service.js';
+import type { ResolvedInventory } from '../src/model/inventory-file.js';
 import { type GeneratedInventory, generateInventory } from '../test/support/generate.js';
 import { httpSend, startOracle } from '../test/support/oracle.js';
+
+// Measure what ships: the built package when it is newer than every source
+// file (run `pnpm build` first), the sources otherwise or with
+// PLACEMENT_BENCH_SOURCE=1.
+const root = fileURLToPath(new URL('..', import.meta.url));
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+const dist = join(root, 'dist', 'index.js');
+const useDist =
+  !process.env.PLACEMENT_BENCH_SOURCE &&
+  existsSync(dist) &&
+  statSync(dist).mtimeMs >= newestSource(join(root, 'src'));
+const lib = (
+  useDist ? await import(dist) : await import('../src/index.js')
+) as typeof import('../src/index.js');
+const {
+  applyInventory,
+  applyPlan,
+  createPlacementHandler,
+  createProviderStore,
+  inventoryPlan,
+  resolveInventory,
+} = lib;
+console.log(
+  `measuring ${useDist ? 'the built package (dist)' : 'the sources (run pnpm build for the shipped code)'}`,
+);
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -210,4 +243,10 @@ if (!available.ok || !ORACLE_SIZES.length) {
   }
 }
 
-report(benchName(import.meta.url), tasks, { sizes: figures, growth, placement: oracle, seed: SEED });
+report(benchName(import.meta.url), tasks, {
+  measured: useDist ? 'dist' : 'src',
+  sizes: figures,
+  growth,
+  placement: oracle,
+  seed: SEED,
+});

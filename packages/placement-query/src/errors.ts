@@ -1,4 +1,4 @@
-import { createDiagnostic, HttpError, NotFoundError, ValidationError } from '@stackspec/core';
+import { createDiagnostic, NotFoundError, ValidationError } from '@stackspec/core';
 
 /**
  * Placement's error codes, as they appear in the `code` member of its error
@@ -61,18 +61,5 @@ export function routeNotFound(description: string): NotFoundError {
   return new NotFoundError('', {
     code: PLACEMENT_ERROR_CODES.default,
     diagnostics: [createDiagnostic({ code: 'placement-query/not-found', message: description })],
-  });
-}
-
-/** A Placement error with any status, message and code. */
-export function placementHttpError(
-  status: number,
-  message: string,
-  code: PlacementErrorCode = PLACEMENT_ERROR_CODES.default,
-  diagnostic = 'placement-query/http',
-): HttpError {
-  return new HttpError(status, message, {
-    code,
-    diagnostics: [createDiagnostic({ code: diagnostic, message })],
   });
 }

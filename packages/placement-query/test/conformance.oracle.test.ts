@@ -151,7 +151,6 @@ describe.runIf(oracleAvailable('placement', ['placement.deploy']))(
       const theirs = httpSend(oracle.url);
       await wipePlacement(theirs);
       const handler = createPlacementHandler();
-      const ours = handlerSend(handler);
       const RP = '5a1e0000-0000-4000-8000-000000000001';
       const CHILD = '5a1e0000-0000-4000-8000-000000000002';
       const CONSUMER = '5a1e0000-0000-4000-8000-0000000000c1';

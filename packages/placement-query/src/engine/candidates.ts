@@ -49,6 +49,8 @@ export interface GroupRequest {
   amounts: readonly number[];
   providers: Provider[];
   sameProvider: boolean;
+  /** Every provider is a sharing provider, so the same request may exist at another anchor. */
+  sharingOnly: boolean;
 }
 
 const EMPTY_RESULT = (requested: Set<string>): CandidatesResult => ({
@@ -349,6 +351,7 @@ function multiProvider(
       for (let k = 0; k < nClasses; k += 1) pick[k] = (lists[k] as Provider[])[idx[k] as number] as Provider;
       const chosen = nClasses === 1 ? [pick[0] as Provider] : distinctProviders(pick);
       if (!required.length || coversTraits(chosen, required)) {
+        const sharingOnly = needsKey(chosen);
         out.push({
           suffix: '',
           anchor,
@@ -357,8 +360,9 @@ function multiProvider(
           amounts,
           providers: chosen,
           sameProvider: false,
+          sharingOnly,
         });
-        if (!needsKey(chosen)) distinct += 1;
+        if (!sharingOnly) distinct += 1;
       }
       let k = nClasses - 1;
       while (k >= 0) {
@@ -474,6 +478,7 @@ function singleProvider(
     if (ctx.cap !== undefined && distinct >= ctx.cap) break;
     if (!p.traits.has(SHARING_TRAIT)) distinct += 1;
     const picks: Provider[] = new Array(groupClasses.length).fill(p);
+    const sharingOnly = p.traits.has(SHARING_TRAIT);
     if (!ctx.anchorRoots || ctx.anchorRoots.has(p.root)) {
       out.push({
         suffix: group.suffix,
@@ -483,6 +488,7 @@ function singleProvider(
         amounts: groupAmounts,
         providers: [p],
         sameProvider,
+        sharingOnly,
       });
     }
     if (p.traits.has(SHARING_TRAIT)) {
@@ -497,6 +503,7 @@ function singleProvider(
           amounts: groupAmounts,
           providers: [p],
           sameProvider,
+          sharingOnly,
         });
       }
     }
@@ -536,7 +543,7 @@ function merge(
   // (its capacity was checked per provider and class when it was built).
   if (perGroup.size === 1 && !request.sameSubtree.length) {
     for (const r of perGroup.values().next().value as GroupRequest[]) {
-      if (needsKey(r.providers)) {
+      if (r.sharingOnly) {
         const c = toCandidate(r);
         const key = candidateKey(c);
         if (seen.has(key)) continue;

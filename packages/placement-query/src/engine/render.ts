@@ -273,6 +273,9 @@ export function renderProviderListJson(
   return `{"resource_providers": [${items.join(', ')}]}`;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range starts at NUL on purpose
+const NON_ASCII = /[^\x00-\x7f]/;
+
 class ByteWriter {
   buf: Buffer;
   pos = 0;
@@ -287,7 +290,8 @@ class ByteWriter {
   }
   text(s: string): void {
     this.#ensure(s.length * 3);
-    this.pos += this.buf.write(s, this.pos);
+    // Latin-1 writes skip UTF-8 encoding; only safe when every character is ASCII.
+    this.pos += this.buf.write(s, this.pos, NON_ASCII.test(s) ? 'utf8' : 'latin1');
   }
   bytes(b: Uint8Array): void {
     this.#ensure(b.length);
@@ -316,7 +320,7 @@ export function renderCandidatesBytes(
     return Buffer.from(renderCandidatesJson(result, v, options));
   }
   const mappings = atLeast(v, 34);
-  const w = new ByteWriter(256 * (result.candidates.length + result.summaries.length) + 64);
+  const w = new ByteWriter(400 * result.candidates.length + 300 * result.summaries.length + 64);
   // Candidates are joined into strings of a few KiB before each write: one
   // native call per chunk instead of per candidate.
   let pending = '{"allocation_requests": [';
