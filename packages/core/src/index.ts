@@ -49,6 +49,20 @@ export type {
   PluginFailure,
 } from './plugins.js';
 export { discoverPlugins, PLUGIN_MANIFEST_FIELD } from './plugins.js';
+export type { PyMapping, PyValue } from './python.js';
+export {
+  isPyFloat,
+  isPySpace,
+  PyFloat,
+  pyCompare,
+  pyEquals,
+  pyFloatRepr,
+  pyJsonDumps,
+  pyRepr,
+  pyStr,
+  pyStrip,
+  pyTruthy,
+} from './python.js';
 export type {
   NameRegistry,
   NameRegistryOptions,

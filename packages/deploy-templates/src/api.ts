@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { HTTP_STATUS_TEXT, HttpError, isStackspecError, readJsonBody } from '@stackspec/core';
+import { HTTP_STATUS_TEXT, HttpError, isStackspecError, pyJsonDumps, readJsonBody } from '@stackspec/core';
 import { createPgliteStore } from './adapters/pglite.js';
 import {
   createDeployTemplatePolicy,
@@ -9,7 +9,6 @@ import {
   type RequestCredentials,
 } from './policy.js';
 import { type IronicProfile, ironicProfile } from './profile.js';
-import { pythonJson } from './python-json.js';
 import {
   type CallContext,
   createDeployTemplateService,
@@ -75,13 +74,13 @@ const RESOURCES = new Set(['deploy_templates', 'deploy-templates']);
 function body(status: number, value: unknown, headers: Headers): Response {
   if (value === undefined) return new Response(null, { status, headers });
   headers.set('content-type', 'application/json');
-  return new Response(pythonJson(value), { status, headers });
+  return new Response(pyJsonDumps(value), { status, headers });
 }
 
 /** Ironic's error body for errors raised by the controller: `{faultcode, faultstring, debuginfo}` inside a string. */
 export function ironicFaultBody(status: number, message: string): { error_message: string } {
   return {
-    error_message: pythonJson({
+    error_message: pyJsonDumps({
       faultcode: status >= 500 ? 'Server' : 'Client',
       faultstring: message,
       debuginfo: null,
@@ -92,7 +91,7 @@ export function ironicFaultBody(status: number, message: string): { error_messag
 /** Ironic's error body for errors raised before the controller (webob): `{code, title, description}` inside a string. */
 export function ironicWebobBody(status: number, description: string): { error_message: string } {
   const title = HTTP_STATUS_TEXT[status]?.title ?? `HTTP ${status}`;
-  return { error_message: pythonJson({ code: status, title, description }) };
+  return { error_message: pyJsonDumps({ code: status, title, description }) };
 }
 
 function queryOf(url: URL): QueryParams {

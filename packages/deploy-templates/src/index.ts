@@ -1,3 +1,5 @@
+// The Python text helpers live in @stackspec/core now; these names stay for existing importers.
+export { pyJsonDumps as pythonJson, pyRepr, pyStr } from '@stackspec/core';
 export type { PgliteStoreOptions } from './adapters/pglite.js';
 export { createPgliteStore } from './adapters/pglite.js';
 export type { DeployTemplatesApi, DeployTemplatesApiOptions, RequestContextHook } from './api.js';
@@ -41,8 +43,6 @@ export {
 } from './policy.js';
 export type { DeployInterface, IronicProfile } from './profile.js';
 export { DEPLOY_INTERFACE_RANK, DEPLOY_INTERFACES, ironicProfile } from './profile.js';
-export { pythonJson } from './python-json.js';
-export { pyRepr, pyStr } from './python-repr.js';
 export type {
   DeployStep,
   DeployStepInput,

@@ -5,12 +5,12 @@ import {
   CUSTOM_TRAIT_PATTERN,
   isUuidLike,
   MAX_TRAIT_LENGTH,
+  pyRepr,
   standardTraits,
   ValidationError,
 } from '@stackspec/core';
 import { ironicSchemaMessage, type MiniSchema } from './json-schema.js';
 import type { IronicProfile } from './profile.js';
-import { pyRepr } from './python-repr.js';
 import { type DeployStep, findDuplicateSteps, MAX_STEP_PRIORITY } from './schema.js';
 
 const cache = new Map<IronicProfile, { template: MiniSchema; step: MiniSchema }>();

@@ -4,7 +4,7 @@
 // in its 400 message. Written by hand because no JavaScript library
 // reproduces those reasons and quirks (a leading "0" index, strings treated
 // as non-indexable containers), and the subset is small.
-import { pyRepr } from './python-repr.js';
+import { pyRepr } from '@stackspec/core';
 
 /** One patch operation: `op`, `path` and (for add/replace) `value`. */
 export interface JsonPatchOperation {

@@ -4,7 +4,7 @@
 // anyOf failures); clients and scripts match on that text, so both the
 // keyword messages and the choice of error follow jsonschema 4.10 (Debian 12).
 // Only the keywords Ironic's deploy template schemas use are supported.
-import { pyRepr } from './python-repr.js';
+import { pyRepr } from '@stackspec/core';
 
 /** The JSON Schema subset used by Ironic's deploy template and patch schemas. Keyword order matters. */
 export interface MiniSchema {

@@ -1,6 +1,11 @@
-import { createDiagnostic, type Diagnostic, isStackspecError, ValidationError } from '@stackspec/core';
+import {
+  createDiagnostic,
+  type Diagnostic,
+  isStackspecError,
+  pyRepr,
+  ValidationError,
+} from '@stackspec/core';
 import { type IronicProfile, ironicProfile } from './profile.js';
-import { pyRepr } from './python-repr.js';
 
 /** What a driver says about one argument of a step. */
 export interface DriverStepArgInfo {

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { isUuidLike, NotFoundError, ValidationError } from '@stackspec/core';
+import { isUuidLike, NotFoundError, pyRepr, pyStr, ValidationError } from '@stackspec/core';
 import { checkPatchDocument, checkPatchedStep, checkTemplate } from './ironic-rules.js';
 import { applyPatchOperation, JsonPatchFailure, type JsonPatchOperation } from './json-patch.js';
 import { maskSecrets } from './masking.js';
 import type { DeployTemplateRule } from './policy.js';
 import { type IronicProfile, ironicProfile } from './profile.js';
-import { pyRepr, pyStr } from './python-repr.js';
 import type { DeployStep } from './schema.js';
 import type { DeployTemplateStore, SortKey, StoredTemplate, TemplateChanges } from './store/types.js';
 import { SORT_KEYS } from './store/types.js';

@@ -1,4 +1,5 @@
-import { fromPyValue, isPyFloat, type PyValue } from './py-value.js';
+import { isPyFloat, type PyValue } from '@stackspec/core';
+import { fromPyValue } from './py-value.js';
 import type { ImageSpec, ValidatorNode } from './spec.js';
 
 /** A validator as `explain` shows it: type, summary, place in the spec, and nested branches. */

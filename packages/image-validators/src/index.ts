@@ -1,3 +1,6 @@
+// The Python value rules live in @stackspec/core now; these names stay for existing importers.
+export type { PyMapping, PyValue } from '@stackspec/core';
+export { PyFloat, pyEquals, pyRepr, pyStr, pyTruthy } from '@stackspec/core';
 export type { ChrootRemoteOptions } from './adapters/chroot.js';
 export { createChrootRemote } from './adapters/chroot.js';
 export type {
@@ -32,8 +35,6 @@ export {
   MAX_RESOURCE_BYTES,
   RESERVED_ARGUMENT_NAMES,
 } from './load.js';
-export type { PyMapping, PyValue } from './py-value.js';
-export { PyFloat, pyEquals, pyRepr, pyStr, pyTruthy } from './py-value.js';
 export type { ExecOptions, ExecResult, Remote, WriteFileOptions } from './remote.js';
 export { DISTRO_PROBE, probeDistro, RemoteError } from './remote.js';
 export { exportLine, isShellName, shellQuote, sudoCommand, withEnv } from './shell.js';

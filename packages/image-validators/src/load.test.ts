@@ -2,11 +2,10 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isErrorKind, isStackspecError } from '@stackspec/core';
+import { isErrorKind, isStackspecError, PyFloat } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkImageSpec, loadImageSpec } from './load.js';
-import { PyFloat } from './py-value.js';
 import type { ScriptNode } from './spec.js';
 import { defineValidator } from './validator-definition.js';
 

@@ -8,13 +8,18 @@ import {
   didYouMean,
   hasErrors,
   type PathSegment,
+  PyFloat,
+  type PyValue,
+  pyEquals,
+  pyRepr,
+  pyTruthy,
   type SourceDocument,
   SpecError,
   safeParseDocument,
   suggest,
   toJsonPointer,
 } from '@stackspec/core';
-import { PyFloat, type PyValue, pyEquals, pyRepr, pyTruthy, toPyValue } from './py-value.js';
+import { toPyValue } from './py-value.js';
 import { isShellName } from './shell.js';
 import type {
   CaseBranch,

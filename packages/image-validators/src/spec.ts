@@ -1,5 +1,4 @@
-import type { Diagnostic } from '@stackspec/core';
-import type { PyValue } from './py-value.js';
+import type { Diagnostic, PyValue } from '@stackspec/core';
 import type { ValidatorDefinition } from './validator-definition.js';
 
 /** Where a validator sits in its spec: a JSON pointer to its list item, and the line of its type key. */

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createDiagnostic, type Diagnostic, describeError, isStackspecError } from '@stackspec/core';
+import {
+  createDiagnostic,
+  type Diagnostic,
+  describeError,
+  isStackspecError,
+  type PyValue,
+  pyEquals,
+  pyStr,
+} from '@stackspec/core';
 import {
   batchCheckCommand,
   type CommandStyle,
@@ -14,7 +22,7 @@ import {
   TAR_COMMAND,
 } from './commands.js';
 import { DISTRO_FAMILIES, familyOf, SAHARA_DISTRO_FAMILIES } from './families.js';
-import { fromPyValue, type PyValue, pyEquals, pyStr, toPyValue } from './py-value.js';
+import { fromPyValue, toPyValue } from './py-value.js';
 import type { ExecOptions, ExecResult, Remote, WriteFileOptions } from './remote.js';
 import type {
   CaseBranch,

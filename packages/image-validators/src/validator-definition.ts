@@ -1,5 +1,4 @@
-import type { PathSegment } from '@stackspec/core';
-import type { PyValue } from './py-value.js';
+import type { PathSegment, PyValue } from '@stackspec/core';
 import type { ExecOptions, ExecResult, WriteFileOptions } from './remote.js';
 import type { ValidatorNode } from './spec.js';
 

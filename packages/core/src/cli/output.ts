@@ -1,4 +1,5 @@
 import { stringify as toYaml } from 'yaml';
+import { pyRepr } from '../python.js';
 import { UsageError } from './usage-error.js';
 
 /** Output formats of the OpenStack client (cliff), shared by every stackspec command. */
@@ -26,29 +27,12 @@ export interface FormatOptions {
   labels?: Readonly<Record<string, string>>;
 }
 
-/** Python's `repr` of a JSON value, as cliff prints lists and dicts in tables. */
-export function pythonRepr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(value);
-  if (typeof value === 'string') {
-    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-    const body = value
-      .replace(/\\/g, '\\\\')
-      .replace(/\n/g, '\\n')
-      .replace(/\r/g, '\\r')
-      .replace(/\t/g, '\\t');
-    return `${quote}${quote === "'" ? body.replace(/'/g, "\\'") : body}${quote}`;
-  }
-  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
-  if (typeof value === 'object') {
-    return `{${Object.entries(value as Record<string, unknown>)
-      .map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`)
-      .join(', ')}}`;
-  }
-  return String(value);
-}
+/**
+ * Python's `repr` of a JSON value, as cliff prints lists and dicts in
+ * tables: the same function as `pyRepr` from `@stackspec/core`, kept under
+ * this name for the command-line helpers.
+ */
+export const pythonRepr: (value: unknown) => string = pyRepr;
 
 /** Text for one cell. Strings stay as they are. */
 export function formatCell(value: unknown, style: CellStyle = 'json'): string {
