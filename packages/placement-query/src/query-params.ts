@@ -11,6 +11,7 @@ export type QueryInput =
  * query string: pairs split on `&`, `+` is a space, blank values kept.
  */
 export class QueryParams {
+  /** Every key and value, in query order. */
   readonly pairs: readonly (readonly [string, string])[];
 
   constructor(pairs: readonly (readonly [string, string])[]) {
@@ -61,6 +62,7 @@ export class QueryParams {
     return undefined;
   }
 
+  /** Whether `key` appears at all. */
   has(key: string): boolean {
     return this.pairs.some(([k]) => k === key);
   }

@@ -282,6 +282,19 @@ function listCandidates(ctx: Ctx): ResponseParts {
   }
 }
 
+/**
+ * A Placement-compatible HTTP API as a fetch-style handler over a
+ * {@link ProviderStore}: the two query endpoints and the API that builds,
+ * reads and empties an inventory (providers, inventories, usages,
+ * aggregates, traits, resource classes, allocations), with generations and
+ * 409 on stale ones, `OpenStack-API-Version` negotiation (1.0–1.39), the
+ * version document at `/`, and Placement's error bodies. The handler never
+ * throws: unexpected failures become Placement-style 500s.
+ *
+ * @example
+ * const handler = createPlacementHandler({ store: loadInventory(text).store });
+ * const server = await startServer(handler, { port: 8778 }); // from @stackspec/core/node
+ */
 export function createPlacementHandler(options: PlacementServiceOptions = {}): PlacementHandler {
   const store = options.store ?? createProviderStore();
   const prefix = (options.prefix ?? '').replace(/\/+$/, '');

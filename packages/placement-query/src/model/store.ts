@@ -186,6 +186,7 @@ export class ProviderStore {
     return this.#byUuid.values();
   }
 
+  /** How many providers exist. */
   get providerCount(): number {
     return this.#byUuid.size;
   }
@@ -195,6 +196,7 @@ export class ProviderStore {
     return this.#nested > 0;
   }
 
+  /** The provider with this uuid (exact spelling), if any. */
   provider(uuid: string): Provider | undefined {
     return this.#byUuid.get(uuid);
   }
@@ -207,6 +209,7 @@ export class ProviderStore {
     return p;
   }
 
+  /** The provider with this name, if any. */
   providerByName(name: string): Provider | undefined {
     return this.#byName.get(name);
   }
@@ -291,14 +294,17 @@ export class ProviderStore {
     return this.#aggregateIndex.keys();
   }
 
+  /** Whether a trait exists (standard or created). */
   hasTrait(name: string): boolean {
     return this.#traits.has(name);
   }
 
+  /** Whether a resource class exists (standard or created). */
   hasResourceClass(name: string): boolean {
     return this.#classes.has(name);
   }
 
+  /** Whether a trait is one of the os-traits release's standard traits. */
   isStandardTrait(name: string): boolean {
     return this.#standardTraits.has(name);
   }
@@ -314,10 +320,12 @@ export class ProviderStore {
     return [...STANDARD_RESOURCE_CLASSES, ...[...this.#classes.keys()].filter((c) => !std.has(c)).sort()];
   }
 
+  /** A consumer with allocations, if any. */
   consumer(uuid: string): Consumer | undefined {
     return this.#consumers.get(uuid);
   }
 
+  /** Every consumer with allocations. */
   consumers(): IterableIterator<Consumer> {
     return this.#consumers.values();
   }
