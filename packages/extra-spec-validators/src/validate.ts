@@ -147,7 +147,23 @@ function valueMessage(key: string, rule: ValueRule, value: string, verdict: Valu
   }
 }
 
+const hintMemo = new WeakMap<ExtraSpecRegistry, Map<string, string | undefined>>();
+
+/** The hint for an unknown key, memoised per registry (typos repeat across flavors). */
 function unknownKeyHint(registry: ExtraSpecRegistry, key: string): string | undefined {
+  let memo = hintMemo.get(registry);
+  if (!memo) {
+    memo = new Map();
+    hintMemo.set(registry, memo);
+  }
+  if (memo.has(key)) return memo.get(key);
+  const hint = computeUnknownKeyHint(registry, key);
+  if (memo.size >= 4096) memo.clear();
+  memo.set(key, hint);
+  return hint;
+}
+
+function computeUnknownKeyHint(registry: ExtraSpecRegistry, key: string): string | undefined {
   const elsewhere = findInAnyRelease(key);
   if (elsewhere) {
     const s = elsewhere.status;
