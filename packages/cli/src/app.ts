@@ -1,5 +1,10 @@
 import { jsonResponse } from '@stackspec/core';
 import { createDeployTemplatesApi, type DeployTemplateStore } from '@stackspec/deploy-templates';
+import {
+  createExtraSpecsHandler,
+  createMemoryFlavorStore,
+  type FlavorStore,
+} from '@stackspec/extra-spec-validators';
 import { createCapabilitiesHandler } from '@stackspec/heat-capabilities';
 import { createPlacementHandler, createProviderStore, type ProviderStore } from '@stackspec/placement-query';
 import { VERSION } from './version.js';
@@ -8,6 +13,7 @@ type Handler = (request: Request) => Promise<Response>;
 
 /** Where each service lives in the combined server. */
 export const SERVICE_PREFIXES = {
+  compute: '/compute',
   placement: '/placement',
   baremetal: '/baremetal',
   orchestration: '/orchestration',
@@ -21,6 +27,8 @@ export interface StackspecAppOptions {
   deployTemplates: DeployTemplateStore;
   /** The Placement state to serve; default empty. */
   placement?: ProviderStore;
+  /** Flavors whose extra specs `/compute/v2.1/flavors/{id}/os-extra_specs` serves; default none. */
+  flavors?: FlavorStore;
   /** `none` (every request is an admin) or `trusted-headers` (roles from an authenticating proxy). */
   auth?: 'none' | 'trusted-headers';
 }
@@ -41,6 +49,7 @@ function strip(request: Request, prefix: string): Request {
 /**
  * One fetch-style handler over every package's API, each under its own
  * prefix, as a cloud's service catalog would list them:
+ * `/compute` (Nova's flavor extra spec API with validation),
  * `/placement` (Placement-compatible API over an in-memory inventory),
  * `/baremetal` (Ironic's deploy templates API), `/orchestration` (Heat
  * capability introspection and resolution), `/healthz`, and at `/` a
@@ -56,7 +65,12 @@ export function createStackspecApp(options: StackspecAppOptions): StackspecApp {
     auth: options.auth ?? 'none',
   });
   const orchestration = createCapabilitiesHandler();
+  const compute = createExtraSpecsHandler({
+    store: options.flavors ?? createMemoryFlavorStore({}),
+    prefix: '/v2.1',
+  });
   const routes: [string, Handler, boolean][] = [
+    [SERVICE_PREFIXES.compute, compute, true],
     // Placement knows its prefix; the others are served as if at their root.
     [SERVICE_PREFIXES.placement, placement, false],
     [SERVICE_PREFIXES.baremetal, baremetal, true],
@@ -79,6 +93,7 @@ export function createStackspecApp(options: StackspecAppOptions): StackspecApp {
         checks.baremetal = 'unavailable';
       }
       checks.placement = 'ok';
+      checks.compute = 'ok';
       checks.orchestration = 'ok';
       const ok = Object.values(checks).every((v) => v === 'ok');
       return jsonResponse(

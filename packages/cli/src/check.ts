@@ -194,14 +194,19 @@ export async function checkPaths(paths: readonly string[], options: CheckPathsOp
     options.onProgress?.(done, walked.files.length, file);
     return result;
   });
-  const all = [...walked.diagnostics, ...files.flatMap((f) => f.diagnostics)];
+  // A path that does not exist is an error: in CI a mistyped path must not pass silently.
+  const walkDiagnostics = walked.diagnostics.map((d) =>
+    d.code === 'fs/not-found' ? { ...d, severity: 'error' as const } : d,
+  );
+  const all = [...walkDiagnostics, ...files.flatMap((f) => f.diagnostics)];
   const counts = countBySeverity(all);
   return {
     files,
-    walkDiagnostics: walked.diagnostics,
+    walkDiagnostics,
     summary: {
       files: files.length,
-      checked: files.filter((f) => f.kind && !f.skipped).length,
+      // Every file read and not skipped, including those that failed to parse.
+      checked: files.filter((f) => !f.skipped).length,
       skipped: files.filter((f) => f.skipped).length,
       errors: counts.error,
       warnings: counts.warning,

@@ -30,6 +30,8 @@ export interface CloudFlavor {
   file: string;
   /** JSON pointer of the flavor in its file. */
   path: string;
+  /** The parsed file, to point diagnostics at lines. */
+  document?: SourceDocument;
 }
 
 /** What a folder of cloud description files holds, for `stackspec schedule`. */
@@ -130,6 +132,7 @@ function readFlavors(document: SourceDocument, file: string): CloudFlavor[] {
     ),
     file,
     path,
+    document,
   }));
 }
 

@@ -136,10 +136,24 @@ describe('stackspec check', () => {
     expect((await run(['check', 'heat'])).code).toBe(0);
   });
 
-  it('reports a missing path and an unreadable file without crashing', async () => {
+  it('fails on a path that does not exist, and still checks the others', async () => {
     const r = await run(['check', 'missing-dir', 'good/raid.yaml']);
-    expect(r.code).toBe(0);
-    expect(r.out).toContain('missing-dir  warning  No such file or directory.  (fs/not-found)');
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('missing-dir  error  No such file or directory.  (fs/not-found)');
+    expect(r.out).toContain('in 1 file');
+  });
+
+  it('counts a file that does not parse as checked', async () => {
+    expect((await run(['check', 'bad/broken.yaml'])).out).toContain(
+      '✖ 1 problem (1 error, 0 warnings) in 1 file',
+    );
+  });
+
+  it('rejects an unknown release and a bad --max-warnings as usage errors', async () => {
+    const r = await run(['check', 'good', '--release', 'zedd']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("'zedd' is not a Nova release");
+    expect((await run(['check', 'good', '--max-warnings', 'abc'])).code).toBe(2);
   });
 
   it('rejects unknown options and bad formats with exit code 2', async () => {

@@ -22,7 +22,13 @@ function run(flavor: string, extra: { node?: string } = {}) {
 
 describe('loadCloud', () => {
   it('reads flavors, the inventory, deploy templates and driver steps', () => {
-    expect(cloud.flavors.map((f) => f.name)).toEqual(['bm.mirror', 'bm.gpu', 'bm.broken-plan', 'bm.typo']);
+    expect(cloud.flavors.map((f) => f.name)).toEqual([
+      'bm.mirror',
+      'bm.gpu',
+      'bm.broken-plan',
+      'bm.typo',
+      'vm.small',
+    ]);
     expect(cloud.flavors[0]).toMatchObject({ file: 'cloud/cloud.yaml', path: '/flavors/0' });
     expect(cloud.inventory?.file).toBe('cloud/inventory.yaml');
     expect(cloud.templates.map((t) => t.name)).toEqual(['CUSTOM_RAID_MIRROR', 'CUSTOM_FIRMWARE']);
@@ -53,6 +59,13 @@ describe('schedule', () => {
     expect(r.plan?.steps[1]?.origin).toEqual({ kind: 'template', template: 'CUSTOM_RAID_MIRROR' });
   });
 
+  it('plans no deploy steps for a virtual machine flavor', () => {
+    const r = run('vm.small');
+    expect(r).toMatchObject({ ok: true, stage: 'done', bareMetal: false, node: { name: 'hv-1' } });
+    expect(r.plan).toBeUndefined();
+    expect(run('bm.mirror').bareMetal).toBe(true);
+  });
+
   it('honours an explicit node', () => {
     expect(run('bm.mirror', { node: 'node-b' }).node?.name).toBe('node-b');
     const missing = run('bm.mirror', { node: 'node-z' });
@@ -66,6 +79,8 @@ describe('schedule', () => {
       code: 'extra-specs/invalid-value',
       path: '/flavors/3/extra_specs/trait:CUSTOM_RAID_MIRROR',
       file: 'cloud/cloud.yaml',
+      line: 17,
+      column: 33,
       hint: 'Did you mean required?',
     });
   });

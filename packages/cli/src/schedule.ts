@@ -58,9 +58,18 @@ export interface ScheduleResult {
   node?: { name: string; uuid: string; traits: string[] };
   /** Required traits of the flavor: what Nova puts into the node's `instance_info.traits`. */
   instanceTraits: string[];
+  /** Whether the flavor asks for a bare-metal node (only those get deploy steps). */
+  bareMetal: boolean;
   plan?: DeployStepsExplanation;
   /** Ironic's validation message when the deploy steps cannot be planned. */
   planError?: { reason: string; diagnostics: Diagnostic[] };
+}
+
+function locate(d: Diagnostic, flavor: CloudFlavor): Diagnostic {
+  const withFile = { ...d, file: d.file ?? flavor.file };
+  if (d.line !== undefined || !flavor.document) return withFile;
+  const onKey = /unknown-key|deprecated-key|invalid-key/.test(d.code);
+  return { ...withFile, ...(flavor.document.locate(d.path, { key: onKey }) ?? {}) };
 }
 
 function requiredTraits(extraSpecs: Record<string, string>): string[] {
@@ -88,6 +97,7 @@ export function schedule(input: ScheduleInput): ScheduleResult {
     requestDiagnostics: [],
     candidates: [],
     instanceTraits: [],
+    bareMetal: false,
   };
   const flavor = input.flavor;
   const validation = validateExtraSpecs(flavor.extraSpecs, {
@@ -95,7 +105,7 @@ export function schedule(input: ScheduleInput): ScheduleResult {
     ...(input.release ? { release: input.release } : {}),
     basePath: `${flavor.path}/extra_specs`,
   });
-  result.extraSpecs = validation.diagnostics.map((d) => ({ ...d, file: d.file ?? flavor.file }));
+  result.extraSpecs = validation.diagnostics.map((d) => locate(d, flavor));
   if (!validation.ok) return result;
 
   result.stage = 'request';
@@ -120,10 +130,10 @@ export function schedule(input: ScheduleInput): ScheduleResult {
       },
     );
     request = built.request;
-    result.requestDiagnostics = built.diagnostics.map((d) => ({ ...d, file: d.file ?? flavor.file }));
+    result.requestDiagnostics = built.diagnostics.map((d) => locate(d, flavor));
   } catch (e) {
     const diagnostics = (e as { diagnostics?: Diagnostic[] }).diagnostics ?? [];
-    result.requestDiagnostics = diagnostics.map((d) => ({ ...d, file: d.file ?? flavor.file }));
+    result.requestDiagnostics = diagnostics.map((d) => locate(d, flavor));
     return result;
   }
   result.request = request;
@@ -150,6 +160,16 @@ export function schedule(input: ScheduleInput): ScheduleResult {
   const provider = [...found.candidates].find((c) => c.anchor.uuid === chosen.uuid)?.anchor;
   result.node = { name: chosen.name, uuid: chosen.uuid, traits: [...(provider?.traits ?? [])].sort() };
   result.instanceTraits = requiredTraits(flavor.extraSpecs);
+
+  // Only Ironic nodes run deploy steps: a flavor asking for a custom class and no CPUs is bare metal.
+  const wanted = Object.keys(request.groups.find((g) => g.suffix === '')?.resources ?? {});
+  result.bareMetal =
+    wanted.some((rc) => rc.startsWith('CUSTOM_')) && !wanted.includes('VCPU') && !wanted.includes('PCPU');
+  if (!result.bareMetal) {
+    result.stage = 'done';
+    result.ok = true;
+    return result;
+  }
 
   result.stage = 'deploy-steps';
   try {

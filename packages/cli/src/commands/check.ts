@@ -1,4 +1,5 @@
-import { type CliIO, createColors, createProgress, EXIT } from '@stackspec/core/cli';
+import { type CliIO, createColors, createProgress, EXIT, usage } from '@stackspec/core/cli';
+import { resolveRelease } from '@stackspec/extra-spec-validators';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { type Checkers, checkPaths } from '../check.js';
@@ -52,6 +53,12 @@ export function addCheckCommand(
     .option('--max-warnings <n>', 'fail when there are more warnings than this')
     .option('--no-color', 'never colour the output')
     .action(async (paths: string[], opts: CheckOptions) => {
+      if (opts.release) resolveRelease(opts.release); // an unknown release is a usage error (exit 2)
+      const maxWarnings =
+        opts.maxWarnings === undefined ? Number.POSITIVE_INFINITY : Number(opts.maxWarnings);
+      if (!(maxWarnings >= 0) || (Number.isFinite(maxWarnings) && !Number.isInteger(maxWarnings))) {
+        usage(`--max-warnings takes a whole number, not ${opts.maxWarnings}.`);
+      }
       const loaded = await loadConfig(io.cwd, opts.config);
       const override = (c: typeof loaded.config) => {
         const copy = structuredClone(c);
@@ -96,8 +103,6 @@ export function addCheckCommand(
           `${formatCheckText(report, { colors, quiet: opts.quiet === true, verbose: opts.verbose === true })}\n`,
         );
       }
-      const maxWarnings =
-        opts.maxWarnings === undefined ? Number.POSITIVE_INFINITY : Number(opts.maxWarnings);
       setExit(report.summary.errors > 0 || report.summary.warnings > maxWarnings ? EXIT.findings : EXIT.ok);
     });
 }

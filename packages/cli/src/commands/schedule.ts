@@ -71,6 +71,10 @@ export function formatScheduleText(r: ScheduleResult, flavorName: string, c: Col
   out.push(`  node traits:     ${r.node.traits.join(', ') || c.dim('none')}`);
 
   out.push('', c.bold('5. Deploy steps'));
+  if (!r.bareMetal) {
+    out.push(c.dim('  not a bare-metal flavor: Ironic deploy templates do not apply to virtual machines'));
+    return out.join('\n');
+  }
   if (r.planError) {
     out.push(bad(r.planError.reason));
     return out.join('\n');

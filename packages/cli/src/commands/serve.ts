@@ -1,12 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type CliIO, usage } from '@stackspec/core/cli';
+import { type CliIO, createColors, formatDiagnostics, usage } from '@stackspec/core/cli';
 import { type RunningServer, startServer } from '@stackspec/core/node';
 import { createPgliteStore, type DeployTemplateStore } from '@stackspec/deploy-templates';
+import { createMemoryFlavorStore } from '@stackspec/extra-spec-validators';
 import { loadInventory } from '@stackspec/placement-query';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { createStackspecApp, SERVICE_PREFIXES, type StackspecApp } from '../app.js';
+import { type Cloud, loadCloud } from '../cloud.js';
 
 interface ServeOptions {
   port: string;
@@ -30,6 +33,8 @@ export interface ServeStackspecOptions {
   inventory?: { text: string; filename: string };
   /** Deploy template store (default: an in-memory PGlite store). */
   deployTemplates?: DeployTemplateStore;
+  /** A cloud read by `loadCloud`: its flavors, inventory and deploy templates are served. */
+  cloud?: Cloud;
   auth?: 'none' | 'trusted-headers';
 }
 
@@ -38,7 +43,21 @@ export async function serveStackspec(options: ServeStackspecOptions = {}): Promi
   const store = options.deployTemplates ?? createPgliteStore();
   const placement = options.inventory
     ? loadInventory(options.inventory.text, { filename: options.inventory.filename }).store
-    : undefined;
+    : options.cloud?.inventory?.store;
+  for (const t of options.cloud?.templates ?? []) {
+    // Preload templates the store does not hold yet (a data directory keeps earlier ones).
+    if (!(await store.getByName(t.name))) {
+      await store.create({
+        uuid: t.uuid ?? randomUUID(),
+        name: t.name,
+        steps: t.steps,
+        extra: t.extra ?? {},
+      });
+    }
+  }
+  const flavors = createMemoryFlavorStore(
+    Object.fromEntries((options.cloud?.flavors ?? []).map((f) => [f.name, { ...f.extraSpecs }])),
+  );
   let app: StackspecApp | undefined;
   // The app needs the public URL for its links, known once the port is bound.
   const server = await startServer(
@@ -48,6 +67,7 @@ export async function serveStackspec(options: ServeStackspecOptions = {}): Promi
   app = createStackspecApp({
     publicUrl: server.url,
     deployTemplates: store,
+    flavors,
     ...(placement ? { placement } : {}),
     auth: options.auth ?? 'none',
   });
@@ -66,7 +86,10 @@ export async function serveStackspec(options: ServeStackspecOptions = {}): Promi
 export function addServeCommand(program: Command, io: CliIO, onStarted?: (server: StackspecServer) => void) {
   program
     .command('serve')
-    .description('serve the Placement, deploy template and Heat introspection APIs from one process')
+    .description(
+      'serve the extra spec, Placement, deploy template and Heat introspection APIs from one process',
+    )
+    .argument('[paths...]', 'cloud files to serve: flavors, a Placement inventory, deploy templates')
     .option('--port <n>', 'TCP port (0 picks a free one)', '8080')
     .option('--host <address>', 'interface to bind', '127.0.0.1')
     .option('--inventory <file>', 'Placement inventory to load at start')
@@ -75,7 +98,7 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
     .addOption(
       new Option('--auth <mode>', 'who may write').choices(['none', 'trusted-headers']).default('none'),
     )
-    .action(async (opts: ServeOptions) => {
+    .action(async (paths: string[], opts: ServeOptions) => {
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         usage(`--port must be a number from 0 to 65535, not ${opts.port}.`);
@@ -90,7 +113,18 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
       const inventory = opts.inventory
         ? { text: await readFile(resolve(io.cwd, opts.inventory), 'utf8'), filename: opts.inventory }
         : undefined;
+      let cloud: Cloud | undefined;
+      if (paths.length) {
+        cloud = await loadCloud(paths, io.cwd);
+        if (cloud.diagnostics.some((d) => d.severity === 'error')) {
+          io.stderr.write(
+            `${formatDiagnostics(cloud.diagnostics, { colors: createColors({ stream: io.stderr, env: io.env }) })}\n`,
+          );
+          usage('The cloud files have errors; fix them (stackspec check shows them all) before serving.');
+        }
+      }
       const server = await serveStackspec({
+        ...(cloud ? { cloud } : {}),
         port,
         host: opts.host,
         deployTemplates: store,
@@ -98,6 +132,11 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
         ...(inventory ? { inventory } : {}),
       });
       io.stdout.write(`stackspec serving on ${server.url}\n`);
+      if (cloud) {
+        io.stdout.write(
+          `  loaded ${cloud.flavors.length} flavor(s), ${cloud.templates.length} deploy template(s)${cloud.inventory ? `, inventory ${cloud.inventory.file}` : ''}\n`,
+        );
+      }
       for (const [type, prefix] of Object.entries(SERVICE_PREFIXES))
         io.stdout.write(`  ${type.padEnd(14)} ${server.url}${prefix}\n`);
       io.stdout.write(`  ${'health'.padEnd(14)} ${server.url}/healthz\n`);
