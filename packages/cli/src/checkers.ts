@@ -1,50 +1,58 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { createDiagnostic, type Diagnostic, type SourceDocument, validateWithSchema } from '@stackspec/core';
+import { createDiagnostic, type Diagnostic, validateWithSchema } from '@stackspec/core';
 import { validateDeployTemplate } from '@stackspec/deploy-templates';
-import { type ValidationMode, validateExtraSpecs } from '@stackspec/extra-spec-validators';
+import {
+  createExtraSpecRegistry,
+  type ExtraSpecRegistry,
+  loadExtraSpecPlugins,
+  type ValidationMode,
+  validateFlavorFile,
+} from '@stackspec/extra-spec-validators';
 import { resolveEnvironment, safeParseEnvironment, safeParseTemplate } from '@stackspec/heat-capabilities';
 import { checkImageSpec } from '@stackspec/image-validators';
 import { safeLoadInventory } from '@stackspec/placement-query';
 import type { Checker, Checkers, CheckInput } from './check.js';
-import { DriverStepsFileSchema, flavorsOf } from './cloud.js';
+import { DriverStepsFileSchema } from './cloud.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function located(document: SourceDocument, d: Diagnostic, file: string): Diagnostic {
-  if (d.line !== undefined) return d;
-  // Unknown keys point at the key itself; bad values at the value.
-  const onKey = /unknown-key|deprecated-key|invalid-key/.test(d.code);
-  const range = document.locate(d.path, { key: onKey });
-  return { ...d, file, ...(range ?? {}) };
+interface RegistryChoice {
+  registry?: ExtraSpecRegistry;
+  /** Plugin problems, reported with the first file that uses the config. */
+  pending: Diagnostic[];
 }
 
-const checkFlavor: Checker = ({ document, file, config }: CheckInput) => {
-  const out: Diagnostic[] = [];
-  for (const flavor of flavorsOf(document.value)) {
-    if (!isObject(flavor.specs)) {
-      out.push(
-        document.diagnostic({
-          code: 'extra-specs/not-a-mapping',
-          path: flavor.specsPath,
-          message: 'The extra specs must be a mapping of key to value.',
-        }),
-      );
-      continue;
-    }
-    const r = validateExtraSpecs(
-      flavor.specs as Record<string, string>,
-      {
-        mode: config.extraSpecs.mode as ValidationMode,
-        ...(config.extraSpecs.release ? { release: config.extraSpecs.release } : {}),
-        basePath: flavor.specsPath,
-      } as Parameters<typeof validateExtraSpecs>[1],
-    );
-    out.push(...r.diagnostics.map((d) => located(document, d, file)));
+// One registry per (config folder, plugins, release): plugins load once per run.
+const registries = new Map<string, Promise<RegistryChoice>>();
+
+function registryFor(config: CheckInput['config'], baseDir: string): Promise<RegistryChoice> {
+  const { plugins, release } = config.extraSpecs;
+  if (!plugins.length) return Promise.resolve({ pending: [] });
+  const key = JSON.stringify([baseDir, plugins, release ?? null]);
+  let hit = registries.get(key);
+  if (!hit) {
+    hit = (async () => {
+      const loaded = await loadExtraSpecPlugins({ root: baseDir, modules: plugins });
+      const registry = createExtraSpecRegistry({ plugins: loaded.plugins, ...(release ? { release } : {}) });
+      return { registry, pending: [...loaded.diagnostics, ...registry.conflicts] };
+    })();
+    registries.set(key, hit);
   }
-  return out;
+  return hit;
+}
+
+const checkFlavor: Checker = async ({ text, file, config, baseDir }) => {
+  const choice = await registryFor(config, baseDir);
+  const reported = choice.pending.splice(0).map((d) => ({ ...d, file: d.file ?? file }));
+  const r = validateFlavorFile(text, file, {
+    mode: config.extraSpecs.mode as ValidationMode,
+    ...(choice.registry ? { registry: choice.registry } : {}),
+    ...(config.extraSpecs.release && !choice.registry ? { release: config.extraSpecs.release } : {}),
+  });
+  return [...reported, ...r.diagnostics];
 };
 
 const checkDeployTemplate: Checker = ({ document, file }) => {

@@ -4,6 +4,7 @@ import {
   createDiagnostic,
   type Diagnostic,
   describeError,
+  parseJsonPointer,
   type SourceDocument,
   safeParseDocument,
   validateWithSchema,
@@ -14,6 +15,7 @@ import {
   type DriverStep,
   validateDeployTemplate,
 } from '@stackspec/deploy-templates';
+import { readFlavorFile } from '@stackspec/extra-spec-validators';
 import { type ProviderStore, safeLoadInventory } from '@stackspec/placement-query';
 import { z } from 'zod';
 import { classifyDocument } from './classify.js';
@@ -30,6 +32,8 @@ export interface CloudFlavor {
   file: string;
   /** JSON pointer of the flavor in its file. */
   path: string;
+  /** JSON pointer of its extra specs (`/extra_specs`, `/properties`…). */
+  specsPath: string;
   /** The parsed file, to point diagnostics at lines. */
   document?: SourceDocument;
 }
@@ -70,70 +74,38 @@ function toInt(v: unknown): number {
   return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0;
 }
 
-/** Reads `openstack flavor show` properties: a dict, or text like `hw:cpu_policy='dedicated', hw:numa_nodes='2'`. */
-export function parseFlavorProperties(value: unknown): Record<string, unknown> | undefined {
-  if (isObject(value)) return value;
-  if (typeof value !== 'string') return undefined;
-  const out: Record<string, string> = {};
-  const re = /\s*([^=,\s][^=]*?)='((?:[^'\\]|\\.)*)'\s*(?:,|$)/gy;
-  let m: RegExpExecArray | null = re.exec(value);
-  let end = 0;
-  while (m) {
-    out[m[1] as string] = (m[2] as string).replace(/\\(.)/g, '$1');
-    end = re.lastIndex;
-    m = re.exec(value);
+function valueAt(root: unknown, pointer: string): unknown {
+  const segments = parseJsonPointer(pointer) ?? [];
+  let cur = root;
+  for (const seg of segments) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[seg];
   }
-  return value.slice(end).trim() === '' ? out : undefined;
+  return cur;
 }
 
-/**
- * Every flavor of a flavor document (one flavor, `{flavors: […]}`, a list,
- * or `openstack flavor show -f json` output) with the pointer of its extra
- * specs (`specsPath`), which may not be a mapping when the file is wrong.
- */
-export function flavorsOf(
-  value: unknown,
-): { flavor: Record<string, unknown>; path: string; specs: unknown; specsPath: string }[] {
-  const one = (v: unknown, path: string) => {
-    if (!isObject(v)) return [];
-    if ('extra_specs' in v)
-      return [{ flavor: v, path, specs: v.extra_specs, specsPath: `${path}/extra_specs` }];
-    if ('properties' in v) {
-      return [
-        {
-          flavor: v,
-          path,
-          specs: parseFlavorProperties(v.properties) ?? v.properties,
-          specsPath: `${path}/properties`,
-        },
-      ];
-    }
-    return [];
-  };
-  if (Array.isArray(value)) return value.flatMap((v, i) => one(v, `/${i}`));
-  if (isObject(value) && Array.isArray(value.flavors))
-    return value.flavors.flatMap((v, i) => one(v, `/flavors/${i}`));
-  return one(value, '');
-}
-
-function readFlavors(document: SourceDocument, file: string): CloudFlavor[] {
-  return flavorsOf(document.value).map(({ flavor, path, specs }) => ({
-    name: typeof flavor.name === 'string' ? flavor.name : `${file}${path}`,
-    vcpus: toInt(flavor.vcpus),
-    ram: toInt(flavor.ram ?? flavor.memory_mb),
-    disk: toInt(flavor.disk ?? flavor.root_gb),
-    ephemeral: toInt(flavor.ephemeral ?? flavor['OS-FLV-EXT-DATA:ephemeral']),
-    swap: toInt(flavor.swap),
-    extraSpecs: Object.fromEntries(
-      Object.entries(isObject(specs) ? specs : {}).map(([k, v]) => [
-        k,
-        typeof v === 'string' ? v : String(v),
-      ]),
-    ),
-    file,
-    path,
-    document,
-  }));
+function readFlavors(text: string, file: string): { flavors: CloudFlavor[]; diagnostics: Diagnostic[] } {
+  const read = readFlavorFile(text, file);
+  const flavors = read.flavors.map((entry, i) => {
+    // The flavor object holds the extra specs: its pointer is the parent of theirs.
+    const path = entry.path.replace(/\/[^/]*$/, '');
+    const flavor = valueAt(read.document?.value, path);
+    const f = isObject(flavor) ? flavor : {};
+    return {
+      name: entry.name ?? `${file}#${i}`,
+      vcpus: toInt(f.vcpus),
+      ram: toInt(f.ram ?? f.memory_mb),
+      disk: toInt(f.disk ?? f.root_gb),
+      ephemeral: toInt(f.ephemeral ?? f['OS-FLV-EXT-DATA:ephemeral']),
+      swap: toInt(f.swap),
+      extraSpecs: entry.extraSpecs,
+      specsPath: entry.path,
+      file,
+      path,
+      ...(read.document ? { document: read.document } : {}),
+    } satisfies CloudFlavor;
+  });
+  return { flavors, diagnostics: read.diagnostics };
 }
 
 function templatesOf(value: unknown): unknown[] {
@@ -191,9 +163,12 @@ export async function loadCloud(paths: readonly string[], cwd: string): Promise<
       continue;
     }
     switch (classifyDocument(value, file)) {
-      case 'flavor':
-        cloud.flavors.push(...readFlavors(parsed.document, file));
+      case 'flavor': {
+        const read = readFlavors(text, file);
+        cloud.flavors.push(...read.flavors);
+        cloud.diagnostics.push(...read.diagnostics);
         break;
+      }
       case 'placement-inventory': {
         const r = safeLoadInventory(text, { filename: file });
         if (r.ok) cloud.inventory = { file, store: r.store };

@@ -14,13 +14,7 @@ export { defaultCheckers } from './checkers.js';
 export type { ArtifactKind } from './classify.js';
 export { ARTIFACT_KINDS, classifyDocument, KIND_LABELS } from './classify.js';
 export type { Cloud, CloudFlavor } from './cloud.js';
-export {
-  DriverStepSchema,
-  DriverStepsFileSchema,
-  flavorsOf,
-  loadCloud,
-  parseFlavorProperties,
-} from './cloud.js';
+export { DriverStepSchema, DriverStepsFileSchema, loadCloud } from './cloud.js';
 export { formatScheduleText } from './commands/schedule.js';
 export type { ServeStackspecOptions, StackspecServer } from './commands/serve.js';
 export { serveStackspec } from './commands/serve.js';

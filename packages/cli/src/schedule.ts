@@ -103,7 +103,7 @@ export function schedule(input: ScheduleInput): ScheduleResult {
   const validation = validateExtraSpecs(flavor.extraSpecs, {
     mode: input.mode ?? 'strict',
     ...(input.release ? { release: input.release } : {}),
-    basePath: `${flavor.path}/extra_specs`,
+    basePath: flavor.specsPath,
   });
   result.extraSpecs = validation.diagnostics.map((d) => locate(d, flavor));
   if (!validation.ok) return result;
