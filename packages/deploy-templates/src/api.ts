@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { HTTP_STATUS_TEXT, HttpError, isStackspecError, pyJsonDumps, readJsonBody } from '@stackspec/core';
+import { HttpError, ironicErrorBody, isStackspecError, pyJsonDumps, readJsonBody } from '@stackspec/core';
 import { createPgliteStore } from './adapters/pglite.js';
 import {
   createDeployTemplatePolicy,
@@ -77,21 +77,14 @@ function body(status: number, value: unknown, headers: Headers): Response {
   return new Response(pyJsonDumps(value), { status, headers });
 }
 
-/** Ironic's error body for errors raised by the controller: `{faultcode, faultstring, debuginfo}` inside a string. */
+/** @deprecated Use `ironicErrorBody(status, message)` from `@stackspec/core`, which this now calls. */
 export function ironicFaultBody(status: number, message: string): { error_message: string } {
-  return {
-    error_message: pyJsonDumps({
-      faultcode: status >= 500 ? 'Server' : 'Client',
-      faultstring: message,
-      debuginfo: null,
-    }),
-  };
+  return ironicErrorBody(status, message, 'fault');
 }
 
-/** Ironic's error body for errors raised before the controller (webob): `{code, title, description}` inside a string. */
+/** @deprecated Use `ironicErrorBody(status, description, 'webob')` from `@stackspec/core`, which this now calls. */
 export function ironicWebobBody(status: number, description: string): { error_message: string } {
-  const title = HTTP_STATUS_TEXT[status]?.title ?? `HTTP ${status}`;
-  return { error_message: pyJsonDumps({ code: status, title, description }) };
+  return ironicErrorBody(status, description, 'webob');
 }
 
 function queryOf(url: URL): QueryParams {
@@ -186,12 +179,13 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
     let path = url.pathname.replace(/\/+$/, '');
 
     if (path === '') {
-      if (method !== 'GET') return body(405, ironicWebobBody(405, ''), new Headers({ allow: 'GET' }));
+      if (method !== 'GET')
+        return body(405, ironicErrorBody(405, '', 'webob'), new Headers({ allow: 'GET' }));
       return body(200, rootDocument(base, profile), new Headers());
     }
     const segments = path.split('/').slice(1);
     if (segments[0] !== 'v1')
-      return body(404, ironicWebobBody(404, 'The resource could not be found.'), new Headers());
+      return body(404, ironicErrorBody(404, 'The resource could not be found.', 'webob'), new Headers());
 
     const negotiated = negotiateVersion(request.headers, profile);
     const range = (h: Headers) => {
@@ -202,7 +196,7 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
     if (!negotiated.ok) {
       return body(
         406,
-        ironicWebobBody(406, negotiated.message),
+        ironicErrorBody(406, negotiated.message, 'webob'),
         negotiated.withRange ? range(new Headers()) : new Headers(),
       );
     }
@@ -223,23 +217,24 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
     }
     const parts = path.split('/').slice(2);
     if (parts.length === 0) {
-      if (method !== 'GET') return body(405, ironicWebobBody(405, ''), new Headers({ allow: 'GET' }));
+      if (method !== 'GET')
+        return body(405, ironicErrorBody(405, '', 'webob'), new Headers({ allow: 'GET' }));
       return body(200, v1Document(base, profile, version), headers());
     }
     const [resource, ident, ...rest] = parts;
     if (!resource || !RESOURCES.has(resource) || rest.length) {
-      return body(404, ironicWebobBody(404, ''), new Headers());
+      return body(404, ironicErrorBody(404, '', 'webob'), new Headers());
     }
     if (compareApiVersions(version, DEPLOY_TEMPLATES_VERSION) < 0) {
       const message = 'The API version does not allow deploy templates';
       return method === 'GET'
-        ? body(404, ironicWebobBody(404, message), new Headers())
-        : body(405, ironicWebobBody(405, message), new Headers());
+        ? body(404, ironicErrorBody(404, message, 'webob'), new Headers())
+        : body(405, ironicErrorBody(405, message, 'webob'), new Headers());
     }
     const decoded = ident === undefined ? undefined : decodeURIComponent(ident);
     const allowed = decoded === undefined ? ['GET', 'POST', 'PATCH', 'DELETE'] : ['GET', 'PATCH', 'DELETE'];
     if (!allowed.includes(method)) {
-      return body(405, ironicWebobBody(405, ''), new Headers({ allow: ALLOW }));
+      return body(405, ironicErrorBody(405, '', 'webob'), new Headers({ allow: ALLOW }));
     }
 
     const query = queryOf(url);
@@ -286,10 +281,10 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
           return body(204, undefined, headers());
       }
     } catch (e) {
-      if (isStackspecError(e)) return body(e.status, ironicFaultBody(e.status, e.message), headers());
+      if (isStackspecError(e)) return body(e.status, ironicErrorBody(e.status, e.message), headers());
       return body(
         500,
-        ironicFaultBody(500, 'An unexpected error prevented the server from fulfilling your request.'),
+        ironicErrorBody(500, 'An unexpected error prevented the server from fulfilling your request.'),
         headers(),
       );
     }

@@ -40,26 +40,30 @@ describe('placementErrorBody', () => {
 });
 
 describe('ironicErrorBody', () => {
-  it('wraps a fault as JSON text', () => {
-    const body = ironicErrorBody(409, 'A deploy template with name CUSTOM_X already exists.');
-    expect(JSON.parse(body.error_message)).toEqual({
-      faultstring: 'A deploy template with name CUSTOM_X already exists.',
-      faultcode: 'Client',
-      debuginfo: null,
+  it('writes a fault as Ironic does: faultcode first, json.dumps spacing', () => {
+    expect(ironicErrorBody(409, 'A deploy template with name CUSTOM_X already exists.')).toEqual({
+      error_message:
+        '{"faultcode": "Client", "faultstring": "A deploy template with name CUSTOM_X already exists.", "debuginfo": null}',
     });
-    expect(JSON.parse(ironicErrorBody(500, 'x').error_message).faultcode).toBe('Server');
+    expect(ironicErrorBody(500, 'x').error_message).toBe(
+      '{"faultcode": "Server", "faultstring": "x", "debuginfo": null}',
+    );
   });
 
-  it('wraps webob errors with code, title and description', () => {
-    expect(
-      JSON.parse(
-        ironicErrorBody(405, 'The API version does not allow deploy templates', 'webob').error_message,
-      ),
-    ).toEqual({
-      code: 405,
-      title: 'Method Not Allowed',
-      description: 'The API version does not allow deploy templates',
+  it('escapes non-ASCII text the way json.dumps does', () => {
+    expect(ironicErrorBody(400, 'Nom « é » 😀').error_message).toBe(
+      '{"faultcode": "Client", "faultstring": "Nom \\u00ab \\u00e9 \\u00bb \\ud83d\\ude00", "debuginfo": null}',
+    );
+  });
+
+  it('writes webob errors with code, title and description', () => {
+    expect(ironicErrorBody(405, 'The API version does not allow deploy templates', 'webob')).toEqual({
+      error_message:
+        '{"code": 405, "title": "Method Not Allowed", "description": "The API version does not allow deploy templates"}',
     });
+    expect(ironicErrorBody(418, '', 'webob').error_message).toBe(
+      '{"code": 418, "title": "HTTP 418", "description": ""}',
+    );
   });
 });
 
@@ -76,9 +80,19 @@ describe('errorResponse', () => {
       placement: { withCode: true },
     }).json()) as { errors: { status: number }[] };
     expect(p.errors[0]?.status).toBe(400);
-    const i = await errorResponse(new ConflictError('dup'), { style: 'ironic', headers: { 'x-a': 'b' } });
+    const i = errorResponse(new ConflictError('dup'), { style: 'ironic', headers: { 'x-a': 'b' } });
+    expect(i.status).toBe(409);
     expect(i.headers.get('x-a')).toBe('b');
-    expect(JSON.parse(((await i.json()) as { error_message: string }).error_message).faultstring).toBe('dup');
+    expect(i.headers.get('content-type')).toBe('application/json');
+    expect(await i.text()).toBe(
+      '{"error_message": "{\\"faultcode\\": \\"Client\\", \\"faultstring\\": \\"dup\\", \\"debuginfo\\": null}"}',
+    );
+    const webob = errorResponse(new HttpError(406, 'no'), { style: 'ironic', ironicStyle: 'webob' });
+    expect(JSON.parse(((await webob.json()) as { error_message: string }).error_message)).toEqual({
+      code: 406,
+      title: 'Not Acceptable',
+      description: 'no',
+    });
     const plain = (await errorResponse(new HttpError(403, 'no'), { style: 'plain' }).json()) as {
       error: unknown;
     };

@@ -1,4 +1,5 @@
 import { describeError, isStackspecError } from '../errors.js';
+import { pyJsonDumps } from '../python.js';
 import { jsonResponse } from './json.js';
 
 /** Reason phrases and webob's stock explanations, which OpenStack services put in error bodies. */
@@ -103,10 +104,18 @@ export function placementErrorBody(
 }
 
 /**
- * Ironic's error body: `{"error_message": "<JSON text>"}`. Controller errors
- * (the `fault` style) wrap `{faultstring, faultcode, debuginfo}`; errors
- * raised before the controller (the `webob` style: version gate, 406,
- * unrouted methods) wrap `{code, title, description}`.
+ * Ironic's error body, byte for byte as Ironic writes it:
+ * `{"error_message": "<JSON text>"}`, both levels written with Python's
+ * `json.dumps` spacing (serialize the outer object with `pyJsonDumps`, as
+ * {@link errorResponse} does). Controller errors (the `fault` style) wrap
+ * `{"faultcode": "Client", "faultstring": "…", "debuginfo": null}`, with
+ * `Server` from status 500 up; errors raised before the controller (the
+ * `webob` style: version gate, 404/405 of unknown routes, 406) wrap
+ * `{"code": 405, "title": "Method Not Allowed", "description": "…"}`.
+ *
+ * @example
+ * ironicErrorBody(404, 'Deploy template x could not be found.').error_message;
+ * // '{"faultcode": "Client", "faultstring": "Deploy template x could not be found.", "debuginfo": null}'
  */
 export function ironicErrorBody(
   status: number,
@@ -115,9 +124,9 @@ export function ironicErrorBody(
 ): { error_message: string } {
   const inner =
     style === 'fault'
-      ? { faultstring: message, faultcode: status >= 500 ? 'Server' : 'Client', debuginfo: null }
+      ? { faultcode: status >= 500 ? 'Server' : 'Client', faultstring: message, debuginfo: null }
       : { code: status, title: statusText(status).title, description: message };
-  return { error_message: JSON.stringify(inner) };
+  return { error_message: pyJsonDumps(inner) };
 }
 
 /** The error body styles of the services stackspec mirrors. */
@@ -136,7 +145,8 @@ export interface ErrorResponseOptions {
 /**
  * Renders any thrown value as an HTTP error in a service's body format.
  * Core errors keep their status and message; anything else becomes a 500
- * whose body does not leak the foreign message.
+ * whose body does not leak the foreign message. Ironic bodies are written
+ * with Python's `json.dumps` spacing, the others with `JSON.stringify`.
  */
 export function errorResponse(error: unknown, options: ErrorResponseOptions): Response {
   const known = isStackspecError(error);
@@ -164,6 +174,12 @@ export function errorResponse(error: unknown, options: ErrorResponseOptions): Re
           ...(known && error.diagnostics.length ? { diagnostics: error.diagnostics } : {}),
         },
       };
+  }
+  if (options.style === 'ironic') {
+    // Ironic writes its outer body with json.dumps too; keep its exact bytes.
+    const headers = new Headers(options.headers);
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+    return new Response(pyJsonDumps(body), { status, headers });
   }
   return jsonResponse(body, { status, ...(options.headers ? { headers: options.headers } : {}) });
 }
