@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { HttpError, ironicErrorBody, isStackspecError, pyJsonDumps, readJsonBody } from '@stackspec/core';
+import { ironicErrorBody, isStackspecError, pyJsonDumps, readJsonBody } from '@stackspec/core';
 import { createPgliteStore } from './adapters/pglite.js';
 import {
   createDeployTemplatePolicy,
@@ -247,16 +247,7 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
           if (who !== 'admin' && !policy(rule, who)) throw forbidden(rule);
         },
       };
-      const readBody = async () => {
-        try {
-          return await readJsonBody(request, { emptyValue: {} });
-        } catch (e) {
-          if (isStackspecError(e) && e.code === 'http/body-too-large') {
-            throw new HttpError(413, e.message, { code: e.code, cause: e });
-          }
-          throw e;
-        }
-      };
+      const readBody = () => readJsonBody(request, { emptyValue: {} });
       switch (method) {
         case 'GET':
           return body(

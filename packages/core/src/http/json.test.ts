@@ -21,6 +21,15 @@ describe('jsonResponse', () => {
 });
 
 describe('readJsonBody', () => {
+  it('accepts a body of exactly the limit and refuses one byte more with a 413', async () => {
+    expect(await readJsonBody(post('[1]'), { maxBytes: 3 })).toEqual([1]);
+    await expect(readJsonBody(post('[12]'), { maxBytes: 3 })).rejects.toMatchObject({
+      code: 'http/body-too-large',
+      status: 413,
+      message: 'The request body is larger than 3 bytes.',
+    });
+  });
+
   it('parses a JSON body', async () => {
     expect(await readJsonBody(post('{"extra_specs": {"hw:cpu_policy": "dedicated"}}'))).toEqual({
       extra_specs: { 'hw:cpu_policy': 'dedicated' },
@@ -51,6 +60,8 @@ describe('readJsonBody', () => {
     const req = new Request('http://x/', { method: 'POST', body: big, duplex: 'half' } as RequestInit);
     await expect(readJsonBody(req, { maxBytes: 100_000 })).rejects.toMatchObject({
       code: 'http/body-too-large',
+      status: 413,
+      kind: 'http',
     });
   });
 });

@@ -1,5 +1,5 @@
 import { createDiagnostic } from '../diagnostic.js';
-import { ValidationError } from '../errors.js';
+import { HttpError, ValidationError } from '../errors.js';
 import { findJsonSyntaxProblem } from '../json-syntax.js';
 
 /** Default largest request body read by {@link readJsonBody}: 1 MiB. */
@@ -28,9 +28,9 @@ export interface ReadJsonBodyOptions {
  * Reads and parses a request's JSON body without trusting `Content-Length`:
  * the stream is cut off as soon as it passes `maxBytes`.
  *
- * Throws `ValidationError` with `http/body-too-large` (status 413 is the
- * caller's choice), `http/empty-body` or `http/invalid-json` (the message
- * says where the JSON breaks).
+ * Throws `HttpError` 413 with `http/body-too-large` for a body past the
+ * limit, and `ValidationError` (400) with `http/empty-body` or
+ * `http/invalid-json` (the message says where the JSON breaks).
  */
 export async function readJsonBody(request: Request, options: ReadJsonBodyOptions = {}): Promise<unknown> {
   const max = options.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -44,7 +44,7 @@ export async function readJsonBody(request: Request, options: ReadJsonBodyOption
       size += value.byteLength;
       if (size > max) {
         await reader.cancel().catch(() => undefined);
-        throw new ValidationError(`The request body is larger than ${max} bytes.`, {
+        throw new HttpError(413, `The request body is larger than ${max} bytes.`, {
           code: 'http/body-too-large',
         });
       }
