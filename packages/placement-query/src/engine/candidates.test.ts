@@ -135,6 +135,27 @@ describe('findAllocationCandidates', () => {
   });
 });
 
+describe('runaway products', () => {
+  it('gives up with a 400 instead of running for hours', () => {
+    const children = Array.from(
+      { length: 30 },
+      (_, i) => `      - {name: c${i}, inventories: {VCPU: 4, MEMORY_MB: 64, DISK_GB: 10}}`,
+    );
+    const wide = loadInventory(`providers:\n  - name: root\n    children:\n${children.join('\n')}\n`).store;
+    const req = parseAllocationCandidatesQuery('resources=VCPU:1,MEMORY_MB:1,DISK_GB:1', '1.39');
+    expect(findAllocationCandidates(wide, req).candidates).toHaveLength(27000);
+    try {
+      findAllocationCandidates(wide, req, { maxCombinations: 1000 });
+      expect.unreachable();
+    } catch (e) {
+      expect(isStackspecError(e) && [e.status, e.diagnostics[0]?.code]).toEqual([
+        400,
+        'placement-query/too-many-combinations',
+      ]);
+    }
+  });
+});
+
 describe('render', () => {
   it('renders candidates per microversion', () => {
     const r = findAllocationCandidates(store, parseAllocationCandidatesQuery('resources=DISK_GB:5', '1.39'));

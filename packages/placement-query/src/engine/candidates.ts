@@ -36,6 +36,12 @@ export interface CandidatesResult {
 export interface FindCandidatesOptions {
   /** Stop building candidates once this many exist (Placement always builds all of them; default: unlimited). */
   hardCap?: number;
+  /**
+   * Most combinations examined before giving up with a 400 (default
+   * 5,000,000): a tree with many interchangeable providers per class can
+   * otherwise make the cartesian product run for hours, as it does in Placement.
+   */
+  maxCombinations?: number;
 }
 
 // A per-group partial answer: one provider per class (with the amount) plus its mapping.
@@ -151,16 +157,17 @@ function evaluate(
   const anchorCache = new Map<Provider, Provider[]>();
   const treeAware = sharing.size > 0 || store.hasTrees;
 
+  const budget = new Budget(options.maxCombinations ?? 5_000_000);
   const perGroup = new Map<string, GroupRequest[]>();
   // With a single group every group request is a candidate, so building can stop at the cap.
   const cap = request.groups.length === 1 && !request.sameSubtree.length ? options.hardCap : undefined;
   for (const group of request.groups) {
-    const reqs = evaluateGroup(store, group, { anchorRoots, sharing, anchorCache, treeAware, cap });
+    const reqs = evaluateGroup(store, group, { anchorRoots, sharing, anchorCache, treeAware, cap, budget });
     if (!reqs.length) throw new NoCandidates();
     perGroup.set(group.suffix, reqs);
   }
 
-  let candidates = merge(store, request, perGroup, options.hardCap);
+  let candidates = merge(store, request, perGroup, options.hardCap, budget);
   if (!candidates.length) return EMPTY_RESULT(requested);
 
   let summaryFilter: ((p: Provider) => boolean) | undefined;
@@ -182,19 +189,46 @@ function evaluate(
   const roots = new Set<Provider>();
   for (const c of candidates) for (const p of allocatedProviders(c)) roots.add(p.root);
   const summaries: Provider[] = [];
+  const stack: Provider[] = [];
   for (const root of roots) {
-    const stack = [root];
+    stack.push(root);
     while (stack.length) {
       const p = stack.pop() as Provider;
       if (!summaryFilter || summaryFilter(p)) summaries.push(p);
-      // Children pushed last-first so the walk is a preorder in creation order.
-      if (p.children.size) stack.push(...[...p.children].reverse());
+      if (!p.children.size) continue;
+      // Children go on reversed so the walk is a preorder in creation order
+      // (iterative: a provider chain of any depth cannot overflow the stack).
+      const from = stack.length;
+      for (const c of p.children) stack.push(c);
+      for (let i = from, j = stack.length - 1; i < j; i += 1, j -= 1) {
+        const t = stack[i] as Provider;
+        stack[i] = stack[j] as Provider;
+        stack[j] = t;
+      }
     }
   }
   return { candidates, summaries, requestedClasses: requested, total };
 }
 
+/** Counts combinations examined and stops a runaway product. */
+class Budget {
+  #left: number;
+  constructor(readonly max: number) {
+    this.#left = max;
+  }
+  spend(n = 1): void {
+    this.#left -= n;
+    if (this.#left < 0) {
+      throw evaluationError(
+        `The query matches more than ${this.max} combinations of providers; add a limit or narrow it with member_of, in_tree or required traits.`,
+        'placement-query/too-many-combinations',
+      );
+    }
+  }
+}
+
 interface GroupContext {
+  budget: Budget;
   /** Stop after this many distinct group requests (single-group queries with a limit). */
   cap: number | undefined;
   anchorRoots: Set<Provider> | undefined;
@@ -348,6 +382,7 @@ function multiProvider(
     // Every combination of one provider per class (an odometer over the lists).
     idx.fill(0);
     for (;;) {
+      ctx.budget.spend();
       for (let k = 0; k < nClasses; k += 1) pick[k] = (lists[k] as Provider[])[idx[k] as number] as Provider;
       const chosen = nClasses === 1 ? [pick[0] as Provider] : distinctProviders(pick);
       if (!required.length || coversTraits(chosen, required)) {
@@ -533,6 +568,7 @@ function merge(
   request: AllocationCandidatesRequest,
   perGroup: Map<string, GroupRequest[]>,
   hardCap: number | undefined,
+  budget: Budget,
 ): Candidate[] {
   const suffixes = [...perGroup.keys()];
   const granular = suffixes.filter((s) => s !== '').length;
@@ -580,6 +616,7 @@ function merge(
     const walk = (i: number) => {
       if (stop) return;
       if (i === lists.length) {
+        budget.spend();
         const c = combine(store, request, pick, isolate, granular, anchor);
         if (!c) return;
         if (needsKey([...c.allocations.keys(), ...[...c.mappings.values()].flatMap((set) => [...set])])) {

@@ -98,3 +98,14 @@ providers:
     );
   });
 });
+
+describe('long parent chains', () => {
+  it('loads a 5000-deep chain of parents without overflowing the stack', () => {
+    // Children listed before their parents, so ordering has to follow the whole chain.
+    const entries = ['  - {name: p0}'];
+    for (let i = 1; i < 5000; i += 1) entries.push(`  - {name: p${i}, parent: p${i - 1}}`);
+    const { store, inventory } = loadInventory(`providers:\n${entries.reverse().join('\n')}\n`);
+    expect(inventory.providers[0]?.name).toBe('p0');
+    expect(store.providerByName('p4999')?.root.name).toBe('p0');
+  });
+});

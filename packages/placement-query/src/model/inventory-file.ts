@@ -412,32 +412,43 @@ export function resolveInventory(
       aggregates: [...new Set(aggregates)],
     });
   }
-  // Parents resolved; order parents first and refuse loops.
+  // Parents resolved; order parents first and refuse loops. Iterative, so a
+  // parent chain of any length cannot overflow the stack.
   const ordered: ResolvedProvider[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (name: string, trail: string[]): boolean => {
-    const s = state.get(name);
-    if (s === 'done') return true;
-    if (s === 'visiting') {
-      const f = byName.get(name) as Flat;
+  for (const start of resolved.keys()) {
+    if (state.has(start)) continue;
+    const chain: string[] = [];
+    let cur: string | undefined = start;
+    let loopAt: string | undefined;
+    while (cur !== undefined && resolved.has(cur) && state.get(cur) !== 'done') {
+      if (state.get(cur) === 'visiting') {
+        loopAt = cur;
+        break;
+      }
+      state.set(cur, 'visiting');
+      chain.push(cur);
+      cur = parents.get(cur);
+    }
+    if (loopAt !== undefined) {
+      const cycle = [...chain.slice(chain.indexOf(loopAt)), loopAt];
+      const f = byName.get(loopAt) as Flat;
       report([...f.path, 'parent'], {
         code: 'inventory/parent-loop',
-        message: `Providers form a loop through their parents: ${[...trail, name].join(' -> ')}.`,
+        message: `Providers form a loop through their parents: ${cycle.join(' -> ')}.`,
       });
-      return false;
+      for (const name of chain) state.set(name, 'done');
+      continue;
     }
-    state.set(name, 'visiting');
-    const parent = parents.get(name);
-    if (parent !== undefined && resolved.has(parent) && !visit(parent, [...trail, name])) return false;
-    state.set(name, 'done');
-    const r = resolved.get(name);
-    if (r) {
+    for (let i = chain.length - 1; i >= 0; i -= 1) {
+      const name = chain[i] as string;
+      state.set(name, 'done');
+      const r = resolved.get(name) as ResolvedProvider;
+      const parent = parents.get(name);
       if (parent !== undefined) r.parentUuid = resolved.get(parent)?.uuid ?? null;
       ordered.push(r);
     }
-    return true;
-  };
-  for (const name of resolved.keys()) visit(name, []);
+  }
 
   // Usages and consumers, checked against capacity.
   const used = new Map<string, Map<string, number>>();
