@@ -238,6 +238,12 @@ describe('createPlacementHandler', () => {
     expect(old.body.errors[0].code).toBeUndefined();
   });
 
+  it('refuses a body over the size limit with 413', async () => {
+    const { call } = client(createPlacementHandler({ maxBodyBytes: 100 }));
+    const r = await call('POST', '/resource_providers', { name: 'x'.repeat(200) });
+    expect(r.status).toBe(413);
+  });
+
   it('requires a token under noauth2 except at the root, and honours a prefix', async () => {
     const { call } = client(createPlacementHandler({ auth: 'noauth2', prefix: '/placement' }));
     expect((await call('GET', '/placement/resource_providers')).status).toBe(401);

@@ -149,10 +149,27 @@ function requireJson(ctx: Ctx): void {
   }
 }
 
+async function readText(request: Request, maxBytes: number): Promise<string> {
+  if (!request.body) return '';
+  // Read no more than the limit, whatever Content-Length claims.
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new ApiError(413, `The request body is larger than ${maxBytes} bytes.`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 async function readBody(ctx: Ctx, schema: Schema, maxBytes: number): Promise<unknown> {
-  const text = await ctx.request.text();
-  if (Buffer.byteLength(text) > maxBytes)
-    throw new ApiError(413, `The request body is larger than ${maxBytes} bytes.`);
+  const text = await readText(ctx.request, maxBytes);
   let data: unknown;
   try {
     data = JSON.parse(text);
