@@ -548,28 +548,17 @@ export async function runBaremetalCli(
     .description('Deploy templates');
   defineTemplateCommands(template, io, globals);
 
-  return runCli(async () => {
-    try {
-      await program.parseAsync([...argv], { from: 'user' });
-      return EXIT.ok;
-    } catch (e) {
-      if (e instanceof ExitSignal) return e.code;
-      if (isStackspecError(e) && e.kind === 'http') {
-        io.stderr.write(`${serverMessage(e)}\n`);
-        return EXIT.findings;
+  return runCli(
+    async () => {
+      try {
+        await program.parseAsync([...argv], { from: 'user' });
+        return EXIT.ok;
+      } catch (e) {
+        if (e instanceof ExitSignal) return e.code;
+        throw e;
       }
-      if (isStackspecError(e) && e.kind !== 'usage' && e.diagnostics.some((d) => d.line !== undefined)) {
-        io.stderr.write(`${formatDiagnostics(e.diagnostics, { colors: stderrColors(io) })}\n`);
-        return EXIT.usage;
-      }
-      if (
-        isStackspecError(e) &&
-        (e.kind === 'validation' || e.kind === 'not-found' || e.kind === 'conflict')
-      ) {
-        io.stderr.write(`${serverMessage(e)}\n`);
-        return EXIT.findings;
-      }
-      throw e;
-    }
-  }, io);
+    },
+    io,
+    { errorStyle: 'openstack' },
+  );
 }

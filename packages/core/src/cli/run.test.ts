@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDiagnostic } from '../diagnostic.js';
-import { ConflictError, NotFoundError, SpecError, ValidationError } from '../errors.js';
+import { ConflictError, HttpError, NotFoundError, SpecError, ValidationError } from '../errors.js';
 import { createColors, shouldUseColor, stripAnsi } from './color.js';
 import { formatDiagnostics } from './diagnostics.js';
 import { createProgress } from './progress.js';
@@ -68,6 +68,60 @@ describe('runCli', () => {
       throw new TypeError('oops');
     }, debug);
     expect(debug.err.join('')).toContain('TypeError: oops');
+  });
+});
+
+describe('runCli in the OpenStack client style', () => {
+  const openstack = { errorStyle: 'openstack' } as const;
+
+  it('prints a refused request as the bare message with its HTTP status, exit 1', async () => {
+    const io = fakeIO();
+    const e = new ConflictError('A deploy template with name CUSTOM_E already exists.');
+    expect(await runCli(() => Promise.reject(e), io, openstack)).toBe(1);
+    expect(io.err.join('')).toBe('A deploy template with name CUSTOM_E already exists. (HTTP 409)\n');
+  });
+
+  it('does not repeat an HTTP status the message already ends with, nor print hints', async () => {
+    const io = fakeIO();
+    const e = new HttpError(503, 'Service unavailable (HTTP 503)', {
+      diagnostics: [createDiagnostic({ code: 'http/error', message: 'x', hint: 'retry later' })],
+    });
+    expect(await runCli(() => Promise.reject(e), io, openstack)).toBe(1);
+    expect(io.err.join('')).toBe('Service unavailable (HTTP 503)\n');
+  });
+
+  it('reports diagnostics that point into a file, exit 2', async () => {
+    const io = fakeIO();
+    const e = new ValidationError(undefined, {
+      diagnostics: [
+        createDiagnostic({ code: 'yaml/syntax', message: 'Bad.', file: 'steps.yaml', line: 2, column: 3 }),
+      ],
+    });
+    expect(await runCli(() => Promise.reject(e), io, openstack)).toBe(2);
+    expect(io.err.join('')).toContain('steps.yaml:2:3  error  Bad.  (yaml/syntax)');
+  });
+
+  it('prints usage errors and unexpected errors as the default style does', async () => {
+    const io = fakeIO();
+    expect(await runCli(() => usage('Give --name.', 'Try --name CUSTOM_X.'), io, openstack)).toBe(2);
+    expect(io.err.join('')).toBe('error: Give --name.\nhint: Try --name CUSTOM_X.\n');
+    const bug = fakeIO();
+    expect(
+      await runCli(
+        () => {
+          throw new TypeError('oops');
+        },
+        bug,
+        openstack,
+      ),
+    ).toBe(1);
+    expect(bug.err.join('')).toContain('internal error: oops');
+  });
+
+  it('keeps the default style unchanged', async () => {
+    const io = fakeIO();
+    expect(await runCli(() => Promise.reject(new NotFoundError('No such template.')), io)).toBe(1);
+    expect(io.err.join('')).toBe('error: No such template.\n');
   });
 });
 

@@ -51,13 +51,34 @@ export function stderrColors(io: CliIO): Colors {
   return createColors({ stream: io.stderr, env: io.env });
 }
 
+/** Options for {@link runCli}. */
+export interface RunCliOptions {
+  /**
+   * How failures other than usage and specification errors are printed.
+   * `stackspec` (default): `error: <message>` and a `hint:` line. `openstack`:
+   * the bare message with `(HTTP <status>)` after it and no hint, as the
+   * OpenStack client prints a request the service refused. In both styles an
+   * error whose diagnostics point into files prints as a report; in the
+   * `openstack` style it exits 2, since the file named on the command line
+   * could not be used, while refused requests exit 1.
+   */
+  errorStyle?: 'stackspec' | 'openstack';
+}
+
+const HTTP_SUFFIX = /\(HTTP \d+\)$/;
+
 /**
  * Runs a command body and turns whatever it throws into a message on
  * standard error and an exit code ({@link exitCodeFor}); never throws.
- * Core errors print their diagnostics; other errors print one line (and
- * the stack when `STACKSPEC_DEBUG` is set).
+ * Core errors print their diagnostics (see {@link RunCliOptions} for the
+ * OpenStack client's style); other errors print one line (and the stack
+ * when `STACKSPEC_DEBUG` is set).
+ *
+ * @example
+ * const io = processIO();
+ * process.exitCode = await runCli(() => runMyCommand(process.argv.slice(2), io), io);
  */
-export async function runCli(main: () => unknown, io: CliIO): Promise<number> {
+export async function runCli(main: () => unknown, io: CliIO, options: RunCliOptions = {}): Promise<number> {
   try {
     const code = await main();
     return typeof code === 'number' ? code : EXIT.ok;
@@ -66,8 +87,17 @@ export async function runCli(main: () => unknown, io: CliIO): Promise<number> {
     const c = stderrColors(io);
     if (isStackspecError(error)) {
       const located = error.diagnostics.some((d) => d.file !== undefined || d.line !== undefined);
+      const refused = error.kind !== 'usage' && error.kind !== 'spec';
+      if (options.errorStyle === 'openstack' && refused && !located) {
+        const text = HTTP_SUFFIX.test(error.message)
+          ? error.message
+          : `${error.message} (HTTP ${error.status})`;
+        io.stderr.write(`${text}\n`);
+        return EXIT.findings;
+      }
       if (located || error.diagnostics.length > 1) {
         io.stderr.write(`${formatDiagnostics(error.diagnostics, { colors: c })}\n`);
+        if (options.errorStyle === 'openstack' && located) return EXIT.usage;
       } else {
         const hint = error.diagnostics[0]?.hint;
         io.stderr.write(`${c.red('error:')} ${error.message}\n${hint ? `${c.dim('hint:')} ${hint}\n` : ''}`);
