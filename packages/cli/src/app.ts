@@ -31,6 +31,8 @@ export interface StackspecAppOptions {
   flavors?: FlavorStore;
   /** `none` (every request is an admin) or `trusted-headers` (roles from an authenticating proxy). */
   auth?: 'none' | 'trusted-headers';
+  /** Where operational messages go (keys accepted in permissive mode…); default nowhere. */
+  log?: (line: string) => void;
 }
 
 /** The combined handler and what it serves, for shutdown and health. */
@@ -68,6 +70,13 @@ export function createStackspecApp(options: StackspecAppOptions): StackspecApp {
   const compute = createExtraSpecsHandler({
     store: options.flavors ?? createMemoryFlavorStore({}),
     prefix: '/v2.1',
+    // The spec asks that keys accepted in permissive mode be logged.
+    ...(options.log
+      ? {
+          onPermissive: (flavor: string, key: string, message: string) =>
+            options.log?.(`permissive: flavor ${flavor}: ${key}: ${message}`),
+        }
+      : {}),
   });
   const routes: [string, Handler, boolean][] = [
     [SERVICE_PREFIXES.compute, compute, true],

@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createDiagnostic, type Diagnostic, validateWithSchema } from '@stackspec/core';
 import { validateDeployTemplate } from '@stackspec/deploy-templates';
 import {
@@ -29,13 +30,15 @@ interface RegistryChoice {
 const registries = new Map<string, Promise<RegistryChoice>>();
 
 function registryFor(config: CheckInput['config'], baseDir: string): Promise<RegistryChoice> {
-  const { plugins, release } = config.extraSpecs;
-  if (!plugins.length) return Promise.resolve({ pending: [] });
-  const key = JSON.stringify([baseDir, plugins, release ?? null]);
+  const { plugins, release, discover } = config.extraSpecs;
+  if (!plugins.length && !(discover && existsSync(join(baseDir, 'package.json'))))
+    return Promise.resolve({ pending: [] });
+  const key = JSON.stringify([baseDir, plugins, release ?? null, discover]);
   let hit = registries.get(key);
   if (!hit) {
     hit = (async () => {
-      const loaded = await loadExtraSpecPlugins({ root: baseDir, modules: plugins });
+      const loaded = await loadExtraSpecPlugins({ ...(discover ? { root: baseDir } : {}), modules: plugins });
+      if (!loaded.plugins.length && !loaded.diagnostics.length) return { pending: [] };
       const registry = createExtraSpecRegistry({ plugins: loaded.plugins, ...(release ? { release } : {}) });
       return { registry, pending: [...loaded.diagnostics, ...registry.conflicts] };
     })();

@@ -30,8 +30,10 @@ export const StackspecConfigSchema = z.strictObject({
       release: z.string().min(1).optional(),
       /** Modules or package names contributing out-of-tree validators. */
       plugins: z.array(z.string().min(1)).default([]),
+      /** Also load every dependency of the config folder's package.json that declares validators. */
+      discover: z.boolean().default(true),
     })
-    .default({ enabled: true, mode: 'strict', plugins: [] }),
+    .default({ enabled: true, mode: 'strict', plugins: [], discover: true }),
   deployTemplates: KindOptionsSchema.default({ enabled: true }),
   imageSpecs: z
     .strictObject({

@@ -72,6 +72,46 @@ describe('serveStackspec', () => {
     );
   });
 
+  it('serves Nova extra specs with validation, logging what permissive mode lets through', async () => {
+    const lines: string[] = [];
+    const flavor = {
+      name: 'm1',
+      vcpus: 1,
+      ram: 512,
+      disk: 1,
+      ephemeral: 0,
+      swap: 0,
+      extraSpecs: {},
+      file: 'f.yaml',
+      path: '',
+      specsPath: '/extra_specs',
+    };
+    const local = await serveStackspec({
+      port: 0,
+      log: (l) => lines.push(l),
+      cloud: { flavors: [flavor], templates: [], diagnostics: [] },
+    });
+    try {
+      const post = (id: string, key: string, validation?: string) =>
+        fetch(
+          `${local.url}/compute/v2.1/flavors/${id}/os-extra_specs${validation ? `?validation=${validation}` : ''}`,
+          {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'OpenStack-API-Version': 'compute 2.86' },
+            body: JSON.stringify({ extra_specs: { [key]: 'dedicated' } }),
+          },
+        );
+      const strict = await post('m1', 'hw:cpu_polcy');
+      expect(strict.status).toBe(400);
+      expect(JSON.stringify(await strict.json())).toContain('hw:cpu_polcy');
+      expect((await post('m1', 'hw:cpu_polcy', 'permissive')).status).toBe(200);
+      expect(lines.join('\n')).toContain('permissive: flavor m1: hw:cpu_polcy');
+      expect((await post('nope', 'hw:cpu_policy')).status).toBe(404);
+    } finally {
+      await local.close();
+    }
+  });
+
   it('answers 404 elsewhere', async () => {
     expect((await fetch(`${server.url}/nope`)).status).toBe(404);
   });

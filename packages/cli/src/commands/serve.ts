@@ -36,6 +36,8 @@ export interface ServeStackspecOptions {
   /** A cloud read by `loadCloud`: its flavors, inventory and deploy templates are served. */
   cloud?: Cloud;
   auth?: 'none' | 'trusted-headers';
+  /** Operational log lines (default: nowhere). */
+  log?: (line: string) => void;
 }
 
 /** Starts the combined server; `close()` stops it and closes the stores. */
@@ -70,6 +72,7 @@ export async function serveStackspec(options: ServeStackspecOptions = {}): Promi
     flavors,
     ...(placement ? { placement } : {}),
     auth: options.auth ?? 'none',
+    ...(options.log ? { log: options.log } : {}),
   });
   const ready = app;
   return {
@@ -125,6 +128,7 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
       }
       const server = await serveStackspec({
         ...(cloud ? { cloud } : {}),
+        log: (line) => io.stderr.write(`${line}\n`),
         port,
         host: opts.host,
         deployTemplates: store,
@@ -132,9 +136,10 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
         ...(inventory ? { inventory } : {}),
       });
       io.stdout.write(`stackspec serving on ${server.url}\n`);
-      if (cloud) {
+      if (cloud || inventory) {
+        const inv = inventory?.filename ?? cloud?.inventory?.file;
         io.stdout.write(
-          `  loaded ${cloud.flavors.length} flavor(s), ${cloud.templates.length} deploy template(s)${cloud.inventory ? `, inventory ${cloud.inventory.file}` : ''}\n`,
+          `  loaded ${cloud?.flavors.length ?? 0} flavor(s), ${cloud?.templates.length ?? 0} deploy template(s)${inv ? `, inventory ${inv}` : ''}\n`,
         );
       }
       for (const [type, prefix] of Object.entries(SERVICE_PREFIXES))
