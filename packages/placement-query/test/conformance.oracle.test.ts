@@ -344,7 +344,28 @@ describe.runIf(oracleAvailable('placement', ['placement.deploy']))(
             expect(o, path).toEqual(t);
           }
         }
-        const { unexplained } = await run(inventory, handler, generateQueries(seed * 7, gen, 250));
+        const handWritten = shape.rich
+          ? [
+              'resources_CPU=VCPU:1&required_NIC=HW_NIC_SRIOV&same_subtree=_CPU,_NIC&group_policy=none',
+              'resources_CPU=VCPU:1&resources_NIC=SRIOV_NET_VF:1&same_subtree=_CPU,_NIC&group_policy=isolate',
+              'resources=MEMORY_MB:256&resources_CPU=VCPU:1&resources_NIC=SRIOV_NET_VF:1&same_subtree=_CPU,_NIC&group_policy=none',
+              'resources=MEMORY_MB:256,DISK_GB:10&resources_CPU=VCPU:2&required_NIC=HW_NIC_SRIOV&same_subtree=_NIC,_CPU&group_policy=isolate',
+              `resources=VCPU:1&in_tree=${inventory.providers.find((p) => p.parentUuid)?.uuid}`,
+              `resources_CPU=VCPU:1&in_tree_CPU=${inventory.providers.find((p) => p.parentUuid)?.uuid}&resources=MEMORY_MB:1&group_policy=none`,
+              'resources=VCPU:1,MEMORY_MB:256&root_required=HW_CPU_X86_AVX,!CUSTOM_T0',
+              'resources=VCPU:1&resources_NIC=SRIOV_NET_VF:1&required_NIC=in:CUSTOM_T1,CUSTOM_T2&group_policy=isolate',
+            ].flatMap((query) =>
+              ['1.36', '1.39'].map((version) => ({
+                endpoint: 'allocation_candidates' as const,
+                version,
+                query,
+              })),
+            )
+          : [];
+        const { unexplained } = await run(inventory, handler, [
+          ...handWritten,
+          ...generateQueries(seed * 7, gen, 250),
+        ]);
         expect(unexplained).toEqual([]);
       },
       300_000,

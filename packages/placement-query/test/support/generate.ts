@@ -226,8 +226,21 @@ export function generateQueries(seed: number, inv: GeneratedInventory, count: nu
         if (chance(r, 0.25)) parts.push([`required${g}`, required()]);
         if (chance(r, 0.05)) parts.push([`in_tree${g}`, pick(r, inv.file.providers).uuid ?? UNKNOWN_AGG]);
       }
-      if (groups.filter((g) => g).length > 1 || chance(r, 0.3))
+      // Resourceless groups tied by same_subtree (1.36+), e.g. "a NIC under the NUMA node that has the CPUs".
+      if (minor >= 36 && chance(r, clean ? 0.3 : 0.1)) {
+        const suffixed = groups.filter((g) => g);
+        const tied = suffixed.length ? pick(r, suffixed) : undefined;
+        const k = r();
+        if (k < 0.5) parts.push(['required_R', pick(r, [...traits, 'HW_NIC_SRIOV'])]);
+        else if (k < 0.8) parts.push(['member_of_R', memberOf()]);
+        else parts.push(['required_R', `!${pick(r, traits)}`]);
+        const withS = chance(r, 0.3);
+        if (withS) parts.push(['resources_S', 'SRIOV_NET_VF:1']);
+        parts.push(['same_subtree', ['_R', ...(tied ? [tied] : []), ...(withS ? ['_S'] : [])].join(',')]);
+        parts.push(['group_policy', pick(r, ['none', 'isolate'])]);
+      } else if (groups.filter((g) => g).length > 1 || chance(r, 0.3)) {
         parts.push(['group_policy', pick(r, ['none', 'isolate', 'isolate'])]);
+      }
       if (chance(r, 0.12)) parts.push(['limit', String(int(r, 1, 5))]);
       if (chance(r, 0.1) && (!clean || minor >= 35)) {
         parts.push([
