@@ -6,6 +6,7 @@ import { findAllocationCandidates } from './candidates.js';
 import { listResourceProviders } from './providers.js';
 import {
   renderCandidates,
+  renderCandidatesBytes,
   renderCandidatesJson,
   renderProviderList,
   renderProviderListJson,
@@ -212,8 +213,21 @@ describe('render', () => {
         expect(JSON.parse(renderCandidatesJson(r, v, { revision: store.revision }))).toEqual(
           renderCandidates(r, v),
         );
+        for (let i = 0; i < 2; i += 1) {
+          const bytes = renderCandidatesBytes(r, v, { revision: store.revision });
+          expect(JSON.parse(Buffer.from(bytes).toString('utf8'))).toEqual(renderCandidates(r, v));
+        }
       }
     }
+    // A hand-built request may carry a suffix no query could: the bytes stay valid UTF-8.
+    const odd = parseAllocationCandidatesQuery('resources_X=VCPU:1', '1.39');
+    odd.groups[0] = { ...(odd.groups[0] as (typeof odd.groups)[number]), suffix: '_é' };
+    const r = findAllocationCandidates(store, odd);
+    expect(
+      JSON.parse(
+        Buffer.from(renderCandidatesBytes(r, '1.39', { revision: store.revision })).toString('utf8'),
+      ),
+    ).toEqual(renderCandidates(r, '1.39'));
     const list = listResourceProviders(store, parseResourceProvidersQuery('', '1.39'));
     for (const v of ['1.0', '1.14', '1.39']) {
       expect(JSON.parse(renderProviderListJson(list, v, { revision: store.revision, prefix: '/p' }))).toEqual(

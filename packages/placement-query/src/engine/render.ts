@@ -234,12 +234,16 @@ export function renderCandidatesJson(
 }
 
 const quotedNames = new Map<string, string>();
+/** Set when a name written through {@link quoted} is not plain ASCII. */
+let sawNonAscii = false;
 function quoted(name: string): string {
   let hit = quotedNames.get(name);
   if (hit === undefined) {
     hit = q(name);
     if (quotedNames.size < 10_000) quotedNames.set(name, hit);
   }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at NUL on purpose
+  if (!sawNonAscii && /[^\x00-\x7f]/.test(hit)) sawNonAscii = true;
   return hit;
 }
 
@@ -273,9 +277,6 @@ export function renderProviderListJson(
   return `{"resource_providers": [${items.join(', ')}]}`;
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the range starts at NUL on purpose
-const NON_ASCII = /[^\x00-\x7f]/;
-
 class ByteWriter {
   buf: Buffer;
   pos = 0;
@@ -288,10 +289,10 @@ class ByteWriter {
     this.buf.copy(next, 0, 0, this.pos);
     this.buf = next;
   }
-  text(s: string): void {
-    this.#ensure(s.length * 3);
-    // Latin-1 writes skip UTF-8 encoding; only safe when every character is ASCII.
-    this.pos += this.buf.write(s, this.pos, NON_ASCII.test(s) ? 'utf8' : 'latin1');
+  /** Writes text that is ASCII by construction (uuids, class names, suffixes, numbers). */
+  ascii(s: string): void {
+    this.#ensure(s.length);
+    this.pos += this.buf.write(s, this.pos, 'latin1');
   }
   bytes(b: Uint8Array): void {
     this.#ensure(b.length);
@@ -320,6 +321,7 @@ export function renderCandidatesBytes(
     return Buffer.from(renderCandidatesJson(result, v, options));
   }
   const mappings = atLeast(v, 34);
+  sawNonAscii = false;
   const w = new ByteWriter(400 * result.candidates.length + 300 * result.summaries.length + 64);
   // Candidates are joined into strings of a few KiB before each write: one
   // native call per chunk instead of per candidate.
@@ -372,11 +374,11 @@ export function renderCandidatesBytes(
     }
     pending += `${s}}`;
     if (pending.length > 16384) {
-      w.text(pending);
+      w.ascii(pending);
       pending = '';
     }
   }
-  w.text(`${pending}], "provider_summaries": {`);
+  w.ascii(`${pending}], "provider_summaries": {`);
   const variant = `${atLeast(v, 17)}${atLeast(v, 29)}`;
   let firstSummary = true;
   for (const p of result.summaries) {
@@ -393,6 +395,9 @@ export function renderCandidatesBytes(
     w.bytes(firstSummary ? hit.bytes.subarray(2) : hit.bytes);
     firstSummary = false;
   }
-  w.text('}}');
+  w.ascii('}}');
+  // Uuids are checked by the store; a non-ASCII class name or suffix (possible
+  // only in a request built by hand) falls back to the UTF-8 writer.
+  if (sawNonAscii) return Buffer.from(renderCandidatesJson(result, v, options));
   return w.done();
 }

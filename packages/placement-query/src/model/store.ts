@@ -2,6 +2,8 @@ import {
   ConflictError,
   createDiagnostic,
   isCustomTrait,
+  isResourceClassName,
+  isUuidLike,
   NotFoundError,
   STANDARD_RESOURCE_CLASSES,
   standardTraits,
@@ -365,9 +367,15 @@ export class ProviderStore {
     this.#revision += 1;
   }
 
-  /** Creates a custom resource class; returns false when it already existed. */
+  /** Creates a custom resource class (`CUSTOM_[A-Z0-9_]+`); returns false when it already existed. */
   createResourceClass(name: string): boolean {
     if (this.#classes.has(name)) return false;
+    if (!isResourceClassName(name)) {
+      throw badRequest(
+        `The resource class name ${JSON.stringify(name)} is not a custom resource class (CUSTOM_[A-Z0-9_]+).`,
+        'placement-query/invalid-resource-class',
+      );
+    }
     this.#classes.set(name, this.#clock());
     this.#revision += 1;
     return true;
@@ -384,6 +392,12 @@ export class ProviderStore {
       );
     }
     if (from === to) return;
+    if (!isResourceClassName(to)) {
+      throw badRequest(
+        `The resource class name ${JSON.stringify(to)} is not a custom resource class.`,
+        'placement-query/invalid-resource-class',
+      );
+    }
     if (this.#classes.has(to)) {
       throw conflict(
         `Resource class already exists: ${to}`,
@@ -447,6 +461,13 @@ export class ProviderStore {
    */
   createProvider(input: { name: string; uuid: string; parentUuid?: string | null }): Provider {
     const { name, uuid } = input;
+    if (!isUuidLike(uuid)) {
+      throw badRequest(
+        `The provider uuid ${JSON.stringify(uuid)} is not a UUID.`,
+        'placement-query/invalid-uuid',
+        '/uuid',
+      );
+    }
     const dupes: string[] = [];
     if (this.#byUuid.has(uuid)) dupes.push(`uuid: ${uuid}`);
     if (this.#byName.has(name)) dupes.push(`name: ${name}`);
