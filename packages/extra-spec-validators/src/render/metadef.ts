@@ -1,3 +1,4 @@
+import type { ValueRule } from '../define.js';
 import type { RegisteredExtraSpec } from '../registry.js';
 import { groupByNamespace } from './common.js';
 import type { DocSource } from './text.js';
@@ -73,8 +74,7 @@ function plainText(rst: string): string {
   return rst.replace(/``([^`]+)``/g, '$1').replace(/\*\*?([^*]+)\*\*?/g, '$1');
 }
 
-function property(e: RegisteredExtraSpec, key: string): MetadefProperty {
-  const rule = e.value;
+function property(e: RegisteredExtraSpec, key: string, rule: ValueRule = e.value): MetadefProperty {
   const dep = e.definition.deprecated;
   const description = `${plainText(e.definition.description)}${dep ? ` Deprecated since ${dep.since}: ${dep.reason}` : ''}`;
   const p: MetadefProperty = {
@@ -100,9 +100,10 @@ function property(e: RegisteredExtraSpec, key: string): MetadefProperty {
  * Every namespace is associated with `OS::Nova::Flavor` (prefix `ns:`, or
  * `trait:` / `resources:` for the placement keys). Keys with an image
  * property of the same name (`hw:cpu_policy` ↔ `hw_cpu_policy`) are also
- * written to a second namespace (`…::Image`) associated with
+ * written to a second namespace (`…::Image`) associated only with
  * `OS::Glance::Image` (prefix `hw_`) and `OS::Cinder::Volume` (prefix `hw_`,
- * `properties_target: image`). Patterned keys other than the request-group
+ * `properties_target: image`), so that each flavor key is offered once.
+ * Patterned keys other than the request-group
  * ones cannot be expressed as metadef properties and are left out; keys
  * removed in the registry's release are not present to begin with.
  */
@@ -134,7 +135,7 @@ export function renderMetadefs(source: DocSource, options: RenderMetadefsOptions
       const image = e.definition.imageProperty;
       if (ns && image && image === `${ns}_${key}`) {
         imagePrefix = `${ns}_`;
-        imageProps[key] = property(e, key);
+        imageProps[key] = property(e, key, e.definition.imageValue ?? e.value);
       }
     }
     if (!Object.keys(flavorProps).length) continue;
@@ -158,13 +159,12 @@ export function renderMetadefs(source: DocSource, options: RenderMetadefsOptions
         fileName: `extra-specs-${ns}-image.json`.replace(/_/g, '-'),
         namespace: {
           namespace: `${id}::Image`,
-          display_name: `${display} (flavor extra specs and image properties)`,
-          description: `Settings of the '${ns}' namespace that images can carry too (as ${imagePrefix}* properties).`,
+          display_name: `${display} (image properties)`,
+          description: `Settings of the '${ns}' namespace that images and volumes can carry too (as ${imagePrefix}* properties); flavors take them from the flavor namespace.`,
           ...common,
           resource_type_associations: [
             { name: 'OS::Glance::Image', prefix: imagePrefix },
             { name: 'OS::Cinder::Volume', prefix: imagePrefix, properties_target: 'image' },
-            { name: 'OS::Nova::Flavor', prefix: `${ns}:` },
           ],
           properties: imageProps,
         },

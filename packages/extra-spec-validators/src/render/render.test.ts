@@ -86,7 +86,6 @@ describe('renderMetadefs', () => {
     expect(hwImage?.resource_type_associations).toEqual([
       { name: 'OS::Glance::Image', prefix: 'hw_' },
       { name: 'OS::Cinder::Volume', prefix: 'hw_', properties_target: 'image' },
-      { name: 'OS::Nova::Flavor', prefix: 'hw:' },
     ]);
     expect(hwImage?.properties.cpu_policy).toMatchObject({
       type: 'string',
@@ -110,6 +109,37 @@ describe('renderMetadefs', () => {
     await expect(`${JSON.stringify(all, null, 2)}\n`).toMatchFileSnapshot(
       '__snapshots__/metadefs.zed.snap.json',
     );
+  });
+
+  it('offers each flavor key once: image namespaces are not associated with flavors', () => {
+    for (const release of ['zed', 'hibiscus']) {
+      const files = renderMetadefs(builtinRegistry(release));
+      const seen = new Map<string, string>();
+      for (const f of files) {
+        const isImage = f.namespace.namespace.endsWith('::Image');
+        const names = f.namespace.resource_type_associations.map((a) => a.name);
+        expect(names, f.fileName).toEqual(
+          isImage ? ['OS::Glance::Image', 'OS::Cinder::Volume'] : ['OS::Nova::Flavor'],
+        );
+        for (const a of f.namespace.resource_type_associations) {
+          if (a.name !== 'OS::Nova::Flavor') continue;
+          for (const key of Object.keys(f.namespace.properties)) {
+            const full = `${a.prefix ?? ''}${key}`;
+            expect(seen.get(full), `${full} in ${f.fileName}`).toBeUndefined();
+            seen.set(full, f.fileName);
+          }
+        }
+      }
+      expect(seen.get('hw:cpu_policy')).toBe('extra-specs-hw.json');
+      // Images take a value flavors do not (the image rule differs from the extra spec's).
+      const os = Object.fromEntries(files.map((f) => [f.namespace.namespace, f.namespace.properties]));
+      expect(os['OS::Compute::ExtraSpecs::OS']?.secure_boot?.enum).toEqual(['disabled', 'required']);
+      expect(os['OS::Compute::ExtraSpecs::OS::Image']?.secure_boot?.enum).toEqual([
+        'required',
+        'disabled',
+        'optional',
+      ]);
+    }
   });
 
   it('formats a namespace as Glance does and honours options', () => {
