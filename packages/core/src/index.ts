@@ -40,6 +40,14 @@ export type { ReadJsonBodyOptions } from './http/json.js';
 export { DEFAULT_MAX_BODY_BYTES, jsonResponse, readJsonBody } from './http/json.js';
 export type { PathSegment } from './json-pointer.js';
 export { parseJsonPointer, toJsonPointer } from './json-pointer.js';
+export type {
+  JsonSchema,
+  JsonSchemaError,
+  JsonSchemaObject,
+  JsonSchemaOptions,
+  JsonSchemaType,
+} from './jsonschema.js';
+export { bestSchemaMatch, iterSchemaErrors, schemaErrorMessage } from './jsonschema.js';
 export type { LiteralMode, NameParameter, NamePattern, NamePatternOptions } from './name-pattern.js';
 export { compileNamePattern, matchNamePattern } from './name-pattern.js';
 export type {
@@ -63,6 +71,8 @@ export {
   pyStrip,
   pyTruthy,
 } from './python.js';
+export type { PythonRegexMode } from './python-regex.js';
+export { compilePythonRegex, PY_WHITESPACE, PythonRegexError, translatePythonRegex } from './python-regex.js';
 export type {
   NameRegistry,
   NameRegistryOptions,

@@ -1,5 +1,14 @@
 // The Python text helpers live in @stackspec/core now; these names stay for existing importers.
-export { pyJsonDumps as pythonJson, pyRepr, pyStr } from '@stackspec/core';
+
+// The JSON Schema evaluator lives in @stackspec/core now; these names stay for existing importers.
+export type { JsonSchemaError as SchemaViolation, JsonSchemaObject as MiniSchema } from '@stackspec/core';
+export {
+  bestSchemaMatch as bestMatch,
+  iterSchemaErrors as iterViolations,
+  pyJsonDumps as pythonJson,
+  pyRepr,
+  pyStr,
+} from '@stackspec/core';
 export type { PgliteStoreOptions } from './adapters/pglite.js';
 export { createPgliteStore } from './adapters/pglite.js';
 export type { DeployTemplatesApi, DeployTemplatesApiOptions, RequestContextHook } from './api.js';
@@ -18,8 +27,7 @@ export {
 } from './ironic-rules.js';
 export type { JsonPatchOperation } from './json-patch.js';
 export { applyJsonPatch, applyPatchOperation, JsonPatchFailure } from './json-patch.js';
-export type { MiniSchema, SchemaViolation } from './json-schema.js';
-export { bestMatch, ironicSchemaMessage, iterViolations } from './json-schema.js';
+export { ironicSchemaMessage } from './json-schema.js';
 export { maskSecrets, maskSecretsInText, SECRET_MASK, SENSITIVE_KEYS } from './masking.js';
 export type {
   DeployStepsExplanation,

@@ -2,33 +2,33 @@
 // messages: the jsonschema documents of the POST body, of one step and of a
 // JSON Patch, the duplicate-step rule and the uuid check.
 import {
-  CUSTOM_TRAIT_PATTERN,
   isUuidLike,
+  type JsonSchemaObject,
   MAX_TRAIT_LENGTH,
   pyRepr,
   standardTraits,
   ValidationError,
 } from '@stackspec/core';
-import { ironicSchemaMessage, type MiniSchema } from './json-schema.js';
+import { ironicSchemaMessage } from './json-schema.js';
 import type { IronicProfile } from './profile.js';
 import { type DeployStep, findDuplicateSteps, MAX_STEP_PRIORITY } from './schema.js';
 
-const cache = new Map<IronicProfile, { template: MiniSchema; step: MiniSchema }>();
+const cache = new Map<IronicProfile, { template: JsonSchemaObject; step: JsonSchemaObject }>();
 
 /** Ironic's jsonschema documents for a template and one step, for a release profile. */
-export function ironicSchemas(profile: IronicProfile): { template: MiniSchema; step: MiniSchema } {
+export function ironicSchemas(profile: IronicProfile): {
+  template: JsonSchemaObject;
+  step: JsonSchemaObject;
+} {
   const hit = cache.get(profile);
   if (hit) return hit;
-  const trait: MiniSchema = {
+  const trait: JsonSchemaObject = {
     type: 'string',
     minLength: 1,
     maxLength: MAX_TRAIT_LENGTH,
-    anyOf: [
-      { pattern: CUSTOM_TRAIT_PATTERN, patternSource: '^CUSTOM_[A-Z0-9_]+$' },
-      { enum: [...standardTraits(profile.traitsRelease)] },
-    ],
+    anyOf: [{ pattern: '^CUSTOM_[A-Z0-9_]+$' }, { enum: [...standardTraits(profile.traitsRelease)] }],
   };
-  const step: MiniSchema = {
+  const step: JsonSchemaObject = {
     type: 'object',
     properties: {
       args: { type: 'object' },
@@ -36,7 +36,7 @@ export function ironicSchemas(profile: IronicProfile): { template: MiniSchema; s
       priority: {
         anyOf: [
           { type: 'integer', minimum: 0 },
-          { type: 'string', minLength: 1, pattern: /^[0-9]+$/, patternSource: '^[0-9]+$' },
+          { type: 'string', minLength: 1, pattern: '^[0-9]+$' },
         ],
       },
       step: { type: 'string', minLength: 1 },
@@ -44,7 +44,7 @@ export function ironicSchemas(profile: IronicProfile): { template: MiniSchema; s
     required: ['interface', 'step', 'args', 'priority'],
     additionalProperties: false,
   };
-  const template: MiniSchema = {
+  const template: JsonSchemaObject = {
     type: 'object',
     properties: {
       description: { type: ['string', 'null'], maxLength: 255 },
@@ -62,12 +62,12 @@ export function ironicSchemas(profile: IronicProfile): { template: MiniSchema; s
 }
 
 /** Ironic's schema for a JSON Patch document (RFC 6902, restricted to add/replace/remove). */
-export const PATCH_SCHEMA: MiniSchema = {
+export const PATCH_SCHEMA: JsonSchemaObject = {
   type: 'array',
   items: {
     type: 'object',
     properties: {
-      path: { type: 'string', pattern: /^(\/[\p{L}\p{N}\p{M}\p{Pc}-]+)+$/u, patternSource: '^(/[\\w-]+)+$' },
+      path: { type: 'string', pattern: '^(/[\\w-]+)+$' },
       op: { type: 'string', enum: ['add', 'replace', 'remove'] },
       value: {},
     },
