@@ -158,10 +158,15 @@ describe('renderJsonSchema', () => {
     const schema = renderJsonSchema(zed, { id: 'https://example.org/extra-specs.json' });
     const props = schema.properties as Record<string, Record<string, unknown>>;
     expect(props['hw:cpu_policy']?.enum).toEqual(['dedicated', 'shared', 'mixed']);
-    expect(props['os:monitors']).toMatchObject({ 'x-minimum': 1, 'x-maximum': 8 });
+    expect(props['os:monitors']).toMatchObject({
+      $ref: '#/$defs/python-int',
+      'x-minimum': 1,
+      'x-maximum': 8,
+    });
     expect(props.hide_hypervisor_id?.deprecated).toBe(true);
+    expect(props['hw:pmem']).toMatchObject({ maxLength: 255 });
     const patterns = Object.keys(schema.patternProperties as object);
-    expect(patterns).toContain('^hw:numa_cpus\\.(?:\\p{Nd}+)$');
+    expect(patterns.some((p) => p.startsWith('^hw:numa_cpus\\.(?:(?:[0-9\\u0660-\\u0669'))).toBe(true);
     expect(schema.additionalProperties).toBe(false);
     expect(renderJsonSchema(zed, { closed: false }).additionalProperties).toBe(true);
     await expect(`${JSON.stringify(schema, null, 2)}\n`).toMatchFileSnapshot(
@@ -169,17 +174,68 @@ describe('renderJsonSchema', () => {
     );
   });
 
-  it('produces patterns that agree with the validator', () => {
+  it('writes patterns without Unicode property escapes, code point escapes or named groups', () => {
+    const text = JSON.stringify(renderJsonSchema(builtinRegistry()));
+    expect(text).not.toMatch(/\\\\[pP]\{|\\\\u\{|\(\?<[A-Za-z]/);
+  });
+
+  it('produces patterns that agree with the validator in both ECMAScript modes', () => {
     const schema = renderJsonSchema(small);
-    const props = schema.properties as Record<string, { pattern?: string }>;
-    const int = new RegExp(props['acme:slices']?.pattern as string, 'u');
-    expect(['1', ' +2 ', '1_0', '\u0663'].every((v) => int.test(v))).toBe(true);
-    expect(['1.0', '', '1__0', '0x1'].some((v) => int.test(v))).toBe(false);
-    const bool = new RegExp(props['acme:on']?.pattern as string, 'u');
-    expect(['True', ' yes ', 'N'].every((v) => bool.test(v))).toBe(true);
-    expect(bool.test('maybe')).toBe(false);
-    const keys = Object.keys(schema.patternProperties as object).map((k) => new RegExp(k, 'u'));
-    expect(keys.some((k) => k.test('acme:slot.3'))).toBe(true);
-    expect(keys.some((k) => k.test('acme:slotX3'))).toBe(false);
+    const defs = schema.$defs as Record<string, { pattern: string }>;
+    const props = schema.properties as Record<string, { $ref?: string; pattern?: string }>;
+    expect(props['acme:slices']?.$ref).toBe('#/$defs/python-int');
+    expect(props['acme:on']?.$ref).toBe('#/$defs/python-bool');
+    for (const flags of ['', 'u']) {
+      const int = new RegExp(defs['python-int']?.pattern as string, flags);
+      expect(['1', ' +2 ', '1_0', '\u0663', '\u{1d7d3}', '7\n'].every((v) => int.test(v))).toBe(true);
+      expect(['1.0', '', '1__0', '0x1', '\u00b2', '\u001c1'].some((v) => int.test(v))).toBe(false);
+      const bool = new RegExp(defs['python-bool']?.pattern as string, flags);
+      expect(['True', ' yes ', 'N', '\u001cno\u0085'].every((v) => bool.test(v))).toBe(true);
+      expect(['maybe', '\ufeffyes'].some((v) => bool.test(v))).toBe(false);
+      const keys = Object.keys(schema.patternProperties as object).map((k) => new RegExp(k, flags));
+      expect(keys.some((k) => k.test('acme:slot.3'))).toBe(true);
+      expect(keys.some((k) => k.test('acme:slotX3'))).toBe(false);
+      const slot = Object.values(schema.patternProperties as object)[0] as { pattern: string };
+      const label = new RegExp(slot.pattern, flags);
+      expect(['ab', 'ab12', 'x\u0663'].every((v) => label.test(v))).toBe(true);
+      expect(['ab\n', 'AB', '1'].some((v) => label.test(v))).toBe(false);
+    }
+  });
+
+  it('uses the linear-time form of a pattern that backtracks exponentially', () => {
+    const props = renderJsonSchema(zed).properties as Record<string, { pattern: string }>;
+    const pmem = new RegExp(props['hw:pmem']?.pattern as string);
+    expect(pmem.test(`${'a'.repeat(5000)}!`)).toBe(false);
+    expect(pmem.test('a,b_1,')).toBe(true);
+  });
+
+  it('leaves out what has no portable form, and says so, rather than being stricter', () => {
+    const registry = createExtraSpecRegistry({
+      builtins: false,
+      release: 'zed',
+      plugins: [
+        defineExtraSpec({
+          name: 'acme:word',
+          description: 'A word.',
+          value: { type: 'str', pattern: '\\bx\\W' },
+        }),
+        defineExtraSpec({
+          name: 'acme:tag.{tag}',
+          description: 'A tag.',
+          parameters: [{ name: 'tag', pattern: '[\\U0001F600-\\U0001F64F]' }],
+          value: { type: 'int', min: 0 },
+        }),
+      ],
+    });
+    const schema = renderJsonSchema(registry);
+    const word = (schema.properties as Record<string, Record<string, unknown>>)['acme:word'];
+    expect(word?.pattern).toBeUndefined();
+    expect(word?.['x-python-pattern']).toBe('\\bx\\W');
+    expect(word?.description).toContain('has no portable form');
+    const [key, tag] =
+      Object.entries(schema.patternProperties as Record<string, Record<string, unknown>>)[0] ?? [];
+    expect(key).toBe('^acme:tag\\..*$(?!\\n)');
+    expect(tag).toMatchObject({ type: 'string', maxLength: 255 });
+    expect(tag?.$ref).toBeUndefined();
   });
 });
