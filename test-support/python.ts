@@ -8,6 +8,7 @@
 // which turns a missing oracle into a failure instead of a silent skip.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { serviceAvailable } from './require.js';
 
 export const PYTHON = '/usr/bin/python3';
 
@@ -32,11 +33,12 @@ export function pythonHasModules(modules: readonly string[]): { ok: true } | { o
  */
 export function oracleAvailable(name: string, modules: readonly string[]): boolean {
   const check = pythonHasModules(modules);
-  if (check.ok) return true;
-  const message = `${name} oracle unavailable (${check.reason}); install the Debian packages listed in .ci/run`;
-  if (process.env.STACKSPEC_REQUIRE_ORACLES) throw new Error(message);
-  console.warn(`skipping: ${message}`);
-  return false;
+  return serviceAvailable(
+    `${name} oracle`,
+    check.ok
+      ? check
+      : { ok: false, reason: `${check.reason}; install the Debian packages listed in .ci/run` },
+  );
 }
 
 /** Runs a Python script with Debian's interpreter, feeding `input` on stdin; throws on failure. */

@@ -2,11 +2,12 @@
 // clients on loopback, on PGlite (embedded) and on PostgreSQL, and — in the
 // same run — Debian's Ironic 21.4 API (wsgiref, single thread, SQLite) as the
 // reference point. Each client runs create → show → patch → list → delete.
+import pg from 'pg';
 import { benchName, report, type TaskFigures } from '../../../scripts/bench-kit.js';
+import { dropSchema, ensurePostgres, POSTGRES_URL, schemaName } from '../../../test-support/postgres.js';
 import { createPostgresStore } from '../src/adapters/postgres.js';
 import { createPgliteStore, type DeployTemplateStore, serveDeployTemplates } from '../src/index.js';
 import { startIronicOracle } from '../test/support/ironic-oracle.js';
-import { dropSchema, ensurePostgres, POSTGRES_URL, schemaName } from '../test/support/postgres.js';
 
 const CLIENTS = 32;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 25);
@@ -112,7 +113,7 @@ const extra: Record<string, unknown> = {
   requestsPerRun: CLIENTS * ROUNDS * 5,
 };
 tasks.push(...(await measure('PGlite', createPgliteStore())));
-if (await ensurePostgres()) {
+if (await ensurePostgres(pg.Client)) {
   const schema = schemaName('dt_bench');
   try {
     tasks.push(
@@ -122,7 +123,7 @@ if (await ensurePostgres()) {
       )),
     );
   } finally {
-    await dropSchema(schema);
+    await dropSchema(pg.Client, schema);
   }
 } else {
   extra.postgres = 'unavailable';

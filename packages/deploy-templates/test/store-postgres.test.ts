@@ -1,14 +1,15 @@
 import { createPostgresStore } from '@stackspec/deploy-templates/postgres';
+import pg from 'pg';
 import { afterAll, describe } from 'vitest';
+import { dropSchema, ensurePostgres, POSTGRES_URL, schemaName } from '../../../test-support/postgres.js';
 import { describeStoreContract } from './store.contract.js';
-import { dropSchema, ensurePostgres, POSTGRES_URL, schemaName } from './support/postgres.js';
 
-const available = await ensurePostgres();
+const available = await ensurePostgres(pg.Client);
 const schemas: string[] = [];
 
 describe.runIf(available)('PostgreSQL', () => {
   afterAll(async () => {
-    for (const s of schemas) await dropSchema(s);
+    for (const s of schemas) await dropSchema(pg.Client, s);
   });
   describeStoreContract('PostgreSQL', async (options) => {
     const schema = schemaName('dt_contract');

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { serviceAvailable } from '../../../test-support/require.js';
 import { createChrootRemote } from '../src/adapters/chroot.js';
 import { loadImageSpec } from '../src/load.js';
 import { validateImage } from '../src/validate.js';
 import { remoteContract } from './remote-contract.js';
 import { chrootAvailable, ensureChroot } from './support/chroot.js';
-import { serviceAvailable } from './support/require.js';
 
 describe.runIf(serviceAvailable('debootstrap chroot', chrootAvailable()))(
   'chroot remote on a debootstrap tree',

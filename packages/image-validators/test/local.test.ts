@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { isRoot, serviceAvailable } from '../../../test-support/require.js';
 import { createLocalRemote } from '../src/adapters/local.js';
 import { loadImageSpec } from '../src/load.js';
 import { validateImage } from '../src/validate.js';
 import { remoteContract } from './remote-contract.js';
-import { isRoot, serviceAvailable } from './support/require.js';
 
 const osRelease = (() => {
   try {

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIO, runCli } from '@stackspec/core/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceAvailable } from '../../../test-support/require.js';
 import { runImageCli } from '../src/cli.js';
 import { loadImageSpec } from '../src/load.js';
 import { createSshRemote, knownHostKeys, type SshRemoteOptions, sshFingerprint } from '../src/ssh.js';
 import { validateImage } from '../src/validate.js';
 import { remoteContract } from './remote-contract.js';
-import { serviceAvailable } from './support/require.js';
 import { sshdAvailable, startSshd, type TestSshd } from './support/sshd.js';
 
 describe('known_hosts parsing', () => {
