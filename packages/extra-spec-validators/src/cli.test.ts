@@ -136,6 +136,13 @@ describe('stackspec-extra-specs list and describe', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ Name: 'hw:numa_cpus.{num}', Type: 'string' });
     const dep = await run(['describe', 'hide_hypervisor_id', '-f', 'json']);
     expect(JSON.parse(dep.stdout).Deprecated).toContain('since victoria');
+    const policy = JSON.parse((await run(['describe', 'hw:cpu_policy', '-f', 'json'])).stdout);
+    expect(policy).toMatchObject({
+      Values: 'dedicated, shared, mixed',
+      Changed: 'until ussuri: Victoria added mixed.',
+    });
+    expect(JSON.stringify(policy)).not.toContain('``');
+    expect(policy.Description).toContain('mixed pins only the vCPUs listed in hw:cpu_dedicated_mask');
     const miss = await run(['describe', 'hw:cpu_polcy']);
     expect(miss.code).toBe(1);
     expect(miss.stderr).toContain('Did you mean hw:cpu_policy?');

@@ -20,6 +20,7 @@ import { loadExtraSpecPlugins } from './plugins.js';
 import { createExtraSpecRegistry, type ExtraSpecRegistry, type RegisteredExtraSpec } from './registry.js';
 import { RELEASE_NAMES, resolveRelease } from './releases.js';
 import { facts } from './render/common.js';
+import { rstToPlain, toPlain } from './render/inline.js';
 import { renderJsonSchema } from './render/json-schema.js';
 import { formatMetadef, renderMetadefs } from './render/metadef.js';
 import { renderMarkdown, renderRst } from './render/text.js';
@@ -237,11 +238,11 @@ export async function runExtraSpecsCli(argv: readonly string[], io: CliIO): Prom
         return;
       }
       const object: Record<string, unknown> = { Name: match.name };
-      for (const [label, value] of facts(match)) object[label] = value;
-      object.Description = match.definition.description;
+      for (const [label, value] of facts(match)) object[label] = toPlain(value);
+      object.Description = rstToPlain(match.definition.description);
       if (match.definition.deprecated) {
         const d = match.definition.deprecated;
-        object.Deprecated = `since ${d.since}: ${d.reason}${d.replacement ? ` (use ${d.replacement})` : ''}`;
+        object.Deprecated = `since ${d.since}: ${rstToPlain(d.reason)}${d.replacement ? ` (use ${d.replacement})` : ''}`;
       }
       io.stdout.write(
         `${formatObject(object, {

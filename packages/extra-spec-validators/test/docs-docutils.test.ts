@@ -14,7 +14,10 @@ class Sink:
     def write(self, text): messages.append(text)
 doc = docutils.core.publish_doctree(source, settings_overrides={'warning_stream': Sink(), 'report_level': 2, 'halt_level': 5})
 targets = [n['refid'] if 'refid' in n else n['ids'][0] for n in doc.traverse(nodes.target) if n.get('refid') or n.get('ids')]
-print(json.dumps({'messages': messages, 'targets': len(targets), 'sections': len(list(doc.traverse(nodes.section)))}))
+raw = [t.astext() for t in doc.traverse(nodes.Text) if '\x60\x60' in t.astext() and not isinstance(t.parent, nodes.literal)]
+changed = [f for f in doc.traverse(nodes.field) if f[0].astext() == 'Changed']
+literals = sum(len(list(f[1].traverse(nodes.literal))) for f in changed)
+print(json.dumps({'messages': messages, 'targets': len(targets), 'sections': len(list(doc.traverse(nodes.section))), 'raw': raw[:5], 'changed': len(changed), 'changedLiterals': literals}))
 `;
 
 describe.runIf(oracleAvailable('docutils', ['docutils']))('reStructuredText output', () => {
@@ -26,8 +29,19 @@ describe.runIf(oracleAvailable('docutils', ['docutils']))('reStructuredText outp
       timeout: 120_000,
     });
     expect(r.status, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { messages: string[]; targets: number; sections: number };
+    const out = JSON.parse(r.stdout) as {
+      messages: string[];
+      targets: number;
+      sections: number;
+      raw: string[];
+      changed: number;
+      changedLiterals: number;
+    };
     expect(out.messages).toEqual([]);
+    // Literals show as literals: no backticks survive as text, and the Changed fields hold literal nodes.
+    expect(out.raw).toEqual([]);
+    expect(out.changed).toBeGreaterThan(0);
+    expect(out.changedLiterals).toBeGreaterThanOrEqual(5);
     expect(out.targets).toBe(registry.size);
   });
 });

@@ -1,6 +1,7 @@
 import type { ValueRule } from '../define.js';
 import type { RegisteredExtraSpec } from '../registry.js';
 import { docNamespace } from '../registry.js';
+import { code, codeList, type Inline, type InlinePart, rst } from './inline.js';
 
 /** The documentation sections, in order, and the namespaces each holds (as Nova's docs group them). */
 export const DOC_SECTIONS: readonly { title: string; intro: string; namespaces: readonly string[] }[] = [
@@ -83,39 +84,57 @@ export function typeWord(rule: ValueRule): string {
   return rule.type === 'int' ? 'integer' : rule.type === 'bool' ? 'boolean' : 'string';
 }
 
-/** Field list facts of an entry, as label/value pairs in reading order. */
-export function facts(e: RegisteredExtraSpec): [string, string][] {
+/** What the summary tables show as the values of an entry. */
+export function valuesSummary(rule: ValueRule): Inline {
+  if (rule.type === 'bool') return [BOOL_TEXT];
+  if (rule.type === 'str' && rule.enum) return codeList(rule.enum);
+  if (rule.type === 'int' && rule.min !== undefined) return [`at least ${rule.min}`];
+  return ['any'];
+}
+
+const BOOL_TEXT = 'true/false, yes/no, on/off, 1/0, t/f, y/n (any case)';
+
+/**
+ * Field list facts of an entry, as label/value pairs in reading order. Values
+ * are inline text: literal data (names, values, patterns) is marked as such
+ * and definitions' own wording keeps its markup, for each renderer to write
+ * in its format.
+ */
+export function facts(e: RegisteredExtraSpec): [string, Inline][] {
   const d = e.definition;
   const rule = e.value;
-  const out: [string, string][] = [['Type', typeWord(rule)]];
+  const out: [string, Inline][] = [['Type', [typeWord(rule)]]];
   if (rule.type === 'int') {
-    if (rule.min !== undefined) out.push(['Minimum', String(rule.min)]);
-    if (rule.max !== undefined) out.push(['Maximum', String(rule.max)]);
+    if (rule.min !== undefined) out.push(['Minimum', [String(rule.min)]]);
+    if (rule.max !== undefined) out.push(['Maximum', [String(rule.max)]]);
   }
-  if (rule.type === 'bool') out.push(['Values', 'true/false, yes/no, on/off, 1/0, t/f, y/n (any case)']);
-  if (rule.type === 'str' && rule.enum) out.push(['Values', rule.enum.join(', ')]);
-  if (rule.type === 'str' && rule.pattern) out.push(['Pattern', rule.pattern]);
+  if (rule.type === 'bool') out.push(['Values', [BOOL_TEXT]]);
+  if (rule.type === 'str' && rule.enum) out.push(['Values', codeList(rule.enum)]);
+  if (rule.type === 'str' && rule.pattern) out.push(['Pattern', [code(rule.pattern)]]);
   for (const p of e.parameters) {
     out.push([
       `Parameter {${p.name}}`,
-      `${p.description ? `${p.description} ` : ''}(${p.type}, ${p.pattern})`,
+      [...(p.description ? [rst(p.description), ' '] : []), `(${p.type}, `, code(p.pattern), ')'],
     ]);
   }
   if (d.status) {
-    let s = `added in ${d.status.added}`;
-    if (d.status.backported?.length) s += ` (backported to ${d.status.backported.join(', ')})`;
-    if (d.status.renamedFrom) s += `, replacing ${d.status.renamedFrom}`;
-    if (d.status.renamed) s += `; renamed to ${d.status.renamed.to} in ${d.status.renamed.release}`;
-    if (d.status.removed) s += `; removed in ${d.status.removed.release} (${d.status.removed.reason})`;
+    const s: InlinePart[] = [`added in ${d.status.added}`];
+    if (d.status.backported?.length) s.push(` (backported to ${d.status.backported.join(', ')})`);
+    if (d.status.renamedFrom) s.push(', replacing ', code(d.status.renamedFrom));
+    if (d.status.renamed)
+      s.push('; renamed to ', code(d.status.renamed.to), ` in ${d.status.renamed.release}`);
+    if (d.status.removed) {
+      s.push(`; removed in ${d.status.removed.release} (`, rst(d.status.removed.reason), ')');
+    }
     out.push(['Status', s]);
   } else if (e.origin === 'plugin') {
-    out.push(['Status', `out-of-tree${e.source ? ` (${e.source})` : ''}`]);
+    out.push(['Status', e.source ? ['out-of-tree (', code(e.source), ')'] : ['out-of-tree']]);
   }
-  for (const h of d.history ?? []) out.push(['Changed', `until ${h.until}: ${h.change}`]);
-  if (d.virtDrivers?.length) out.push(['Virt drivers', d.virtDrivers.join(', ')]);
+  for (const h of d.history ?? []) out.push(['Changed', [`until ${h.until}: `, rst(h.change)]]);
+  if (d.virtDrivers?.length) out.push(['Virt drivers', [d.virtDrivers.join(', ')]]);
   if (d.dependencies?.length) {
-    out.push(['Depends on', d.dependencies.map((x) => (x.value ? `${x.key}=${x.value}` : x.key)).join(', ')]);
+    out.push(['Depends on', codeList(d.dependencies.map((x) => (x.value ? `${x.key}=${x.value}` : x.key)))]);
   }
-  if (d.imageProperty) out.push(['Image property', d.imageProperty]);
+  if (d.imageProperty) out.push(['Image property', [code(d.imageProperty)]]);
   return out;
 }

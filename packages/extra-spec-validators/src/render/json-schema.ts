@@ -2,6 +2,7 @@ import type { ValueRule } from '../define.js';
 import { PY_WHITESPACE, PythonRegexError, translatePythonRegexPortable } from '../python-regex.js';
 import { BOOL_WORDS } from '../python-values.js';
 import { effectivePattern } from '../value-check.js';
+import { rstToPlain } from './inline.js';
 import type { DocSource } from './text.js';
 
 /** Options for {@link renderJsonSchema}. */
@@ -138,7 +139,11 @@ export function renderJsonSchema(
   const properties: Record<string, unknown> = {};
   const patternProperties: Record<string, unknown> = {};
   for (const e of source.entries()) {
-    const schema = valueSchema(e.value, e.definition.description, e.definition.deprecated !== undefined);
+    const schema = valueSchema(
+      e.value,
+      rstToPlain(e.definition.description),
+      e.definition.deprecated !== undefined,
+    );
     if (!e.parameters.length) {
       properties[e.name] = schema;
       continue;
@@ -149,7 +154,7 @@ export function renderJsonSchema(
       : {
           type: 'string',
           maxLength: MAX_VALUE,
-          description: `${e.definition.description} (Keys of the form ${e.name}; their parameter patterns have no portable form, so this schema matches them loosely and does not check their values.)`,
+          description: `${rstToPlain(e.definition.description)} (Keys of the form ${e.name}; their parameter patterns have no portable form, so this schema matches them loosely and does not check their values.)`,
         };
   }
   return {

@@ -1,6 +1,7 @@
 import type { ValueRule } from '../define.js';
 import type { RegisteredExtraSpec } from '../registry.js';
 import { groupByNamespace } from './common.js';
+import { rstToPlain } from './inline.js';
 import type { DocSource } from './text.js';
 
 /** One property of a Glance metadata definition namespace. */
@@ -70,13 +71,9 @@ function titleOf(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-function plainText(rst: string): string {
-  return rst.replace(/``([^`]+)``/g, '$1').replace(/\*\*?([^*]+)\*\*?/g, '$1');
-}
-
 function property(e: RegisteredExtraSpec, key: string, rule: ValueRule = e.value): MetadefProperty {
   const dep = e.definition.deprecated;
-  const description = `${plainText(e.definition.description)}${dep ? ` Deprecated since ${dep.since}: ${dep.reason}` : ''}`;
+  const description = `${rstToPlain(e.definition.description)}${dep ? ` Deprecated since ${dep.since}: ${rstToPlain(dep.reason)}` : ''}`;
   const p: MetadefProperty = {
     title: titleOf(key),
     description,

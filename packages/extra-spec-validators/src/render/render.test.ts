@@ -56,11 +56,21 @@ describe('renderRst', () => {
     expect(rst).toContain('.. warning::\n\n   Deprecated since victoria');
   });
 
+  it('writes literals in fields as inline literals, not as escaped backticks', () => {
+    const rst = renderRst(zed);
+    expect(rst).toContain(':Changed: until ussuri: Victoria added ``mixed``.');
+    expect(rst).toContain(':Values: ``dedicated``, ``shared``, ``mixed``');
+    expect(rst).toContain(':Image property: ``hw_cpu_policy``');
+    expect(rst).not.toContain('\\`');
+  });
+
   it('renders plugin entries with their rules, status and deprecation', async () => {
     const rst = renderRst(small, { title: 'ACME extra specs', summary: [] });
     expect(rst).toContain(':Minimum: 1\n:Maximum: 8');
     expect(rst).toContain(':Pattern: ``[a-z]+\\d*``');
-    expect(rst).toContain(':Parameter {num}: Slot number. (int, \\\\d+)');
+    expect(rst).toContain(':Parameter {num}: Slot number. (int, ``\\d+``)');
+    expect(rst).toContain(':Status: out-of-tree (``acme-filters``)');
+    expect(rst).toContain(':Depends on: ``hw:cpu_policy=dedicated``');
     expect(rst).toContain('Out-of-tree');
     await expect(rst).toMatchFileSnapshot('__snapshots__/plugins.snap.rst');
   });
@@ -72,6 +82,14 @@ describe('renderMarkdown', () => {
     expect(md).toContain('<a id="extra-spec-hw-cpu-policy"></a>');
     expect(md).toContain('> **Deprecated** since victoria');
     await expect(md).toMatchFileSnapshot('__snapshots__/extra-specs.zed.snap.md');
+  });
+
+  it('writes every literal as a code span', () => {
+    const md = renderMarkdown(zed);
+    expect(md).toContain('- **Changed:** until ussuri: Victoria added `mixed`.');
+    expect(md).toContain('each step written as `:name`. (str, `(:\\w+)*`)');
+    expect(md).toContain('| `required`, `forbidden` |');
+    expect(md).not.toContain('``');
   });
 
   it('renders plugin entries', async () => {

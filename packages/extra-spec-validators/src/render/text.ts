@@ -1,6 +1,7 @@
 import type { RegisteredExtraSpec } from '../registry.js';
 import { describeRelease, type NovaRelease } from '../releases.js';
-import { anchorOf, facts, sectionsFor } from './common.js';
+import { anchorOf, facts, sectionsFor, typeWord, valuesSummary } from './common.js';
+import { mdCode, rstLiteral, rstToMarkdown, toMarkdown, toRst } from './inline.js';
 
 /** Options for {@link renderRst} and {@link renderMarkdown}. */
 export interface RenderDocsOptions {
@@ -20,10 +21,6 @@ const DEFAULT_SUMMARY = ['trait', 'resources'];
 
 function underline(text: string, ch: string): string {
   return ch.repeat(Math.max(text.length, 3));
-}
-
-function rstLiteral(text: string): string {
-  return `\`\`${text}\`\``;
 }
 
 /**
@@ -63,9 +60,13 @@ export function renderRst(source: DocSource, options: RenderDocsOptions = {}): s
       if (summary.has(ns)) {
         out.push('.. list-table::', '   :header-rows: 1', '', '   * - Key', '     - Type', '     - Values');
         for (const e of list) {
-          const f = Object.fromEntries(facts(e));
-          out.push(`   * - .. _${anchorOf(e.name)}:`, '', `       ${rstLiteral(e.name)}`, `     - ${f.Type}`);
-          out.push(`     - ${f.Values ?? (f.Minimum ? `at least ${f.Minimum}` : 'any')}`);
+          out.push(
+            `   * - .. _${anchorOf(e.name)}:`,
+            '',
+            `       ${rstLiteral(e.name)}`,
+            `     - ${typeWord(e.value)}`,
+          );
+          out.push(`     - ${toRst(valuesSummary(e.value))}`);
         }
         out.push('');
         continue;
@@ -73,11 +74,7 @@ export function renderRst(source: DocSource, options: RenderDocsOptions = {}): s
       for (const e of list) {
         const name = rstLiteral(e.name);
         out.push(`.. _${anchorOf(e.name)}:`, '', name, underline(name, '~'), '');
-        for (const [label, value] of facts(e)) {
-          out.push(
-            `:${label}: ${label === 'Pattern' ? rstLiteral(value) : value.replace(/([`*|\\_])/g, '\\$1')}`,
-          );
-        }
+        for (const [label, value] of facts(e)) out.push(`:${label}: ${toRst(value)}`);
         out.push('', e.definition.description, '');
         const dep = e.definition.deprecated;
         if (dep) {
@@ -92,14 +89,6 @@ export function renderRst(source: DocSource, options: RenderDocsOptions = {}): s
     }
   }
   return `${out.join('\n').trimEnd()}\n`;
-}
-
-function mdCode(text: string): string {
-  return `\`${text.replace(/`/g, '\\`')}\``;
-}
-
-function rstToMd(text: string): string {
-  return text.replace(/``([^`]+)``/g, '`$1`');
 }
 
 /**
@@ -118,16 +107,14 @@ export function renderMarkdown(source: DocSource, options: RenderDocsOptions = {
     '',
   ];
   for (const section of sectionsFor(source.entries())) {
-    out.push(`## ${section.title}`, '', rstToMd(section.intro), '');
+    out.push(`## ${section.title}`, '', rstToMarkdown(section.intro), '');
     for (const [ns, list] of section.groups) {
       out.push(`### ${ns ? `${mdCode(ns)} namespace` : 'No namespace'}`, '');
       if (summary.has(ns)) {
         out.push('| Key | Type | Values |', '| --- | --- | --- |');
         for (const e of list) {
-          const f = Object.fromEntries(facts(e));
-          const values = f.Values ?? (f.Minimum ? `at least ${f.Minimum}` : 'any');
           out.push(
-            `| <a id="${anchorOf(e.name)}"></a>${mdCode(e.name)} | ${f.Type} | ${values.replace(/\|/g, '\\|')} |`,
+            `| <a id="${anchorOf(e.name)}"></a>${mdCode(e.name, true)} | ${typeWord(e.value)} | ${toMarkdown(valuesSummary(e.value), true)} |`,
           );
         }
         out.push('');
@@ -135,15 +122,12 @@ export function renderMarkdown(source: DocSource, options: RenderDocsOptions = {
       }
       for (const e of list) {
         out.push(`<a id="${anchorOf(e.name)}"></a>`, '', `#### ${mdCode(e.name)}`, '');
-        for (const [label, value] of facts(e)) {
-          const shown = label === 'Pattern' ? mdCode(value) : value;
-          out.push(`- **${label}:** ${shown}`);
-        }
-        out.push('', rstToMd(e.definition.description), '');
+        for (const [label, value] of facts(e)) out.push(`- **${label}:** ${toMarkdown(value)}`);
+        out.push('', rstToMarkdown(e.definition.description), '');
         const dep = e.definition.deprecated;
         if (dep) {
           out.push(
-            `> **Deprecated** since ${dep.since}: ${dep.reason}${dep.replacement ? ` Use ${mdCode(dep.replacement)} instead.` : ''}`,
+            `> **Deprecated** since ${dep.since}: ${rstToMarkdown(dep.reason)}${dep.replacement ? ` Use ${mdCode(dep.replacement)} instead.` : ''}`,
             '',
           );
         }
