@@ -119,6 +119,35 @@ describe('stackspec-extra-specs validate', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("'acme:slices' is out of range");
     expect(r.stderr).toContain('registry/shadowed');
+    expect(r.stderr).toMatch(/^\.\/plugin\.mjs {2}warning {2}'hw:cpu_policy' from plugin '\.\/plugin\.mjs'/m);
+  });
+
+  it('names a --plugin file by its path from the working directory in docs and describe', async () => {
+    file(
+      'named.mjs',
+      "export const extraSpecs = [{ name: 'acme:named', description: 'Named.', value: { type: 'bool' } }];",
+    );
+    const d = await run(['describe', 'acme:named', '--plugin', './named.mjs', '-f', 'json']);
+    expect(JSON.parse(d.stdout).Status).toBe('out-of-tree (./named.mjs)');
+    const docs = await run(['docs', '--plugin', join(dir, 'named.mjs'), '--format', 'md']);
+    expect(docs.stdout).toContain('out-of-tree (`./named.mjs`)');
+    expect(docs.stdout).not.toContain(dir);
+  });
+
+  it('points plugin warnings at the plugin and keeps load failures to one line', async () => {
+    file(
+      'broken.mjs',
+      "export const extraSpecs = [{ name: 'acme:b', description: '', value: { type: 'int', min: 2, max: 1 } }];",
+    );
+    const r = await run(['list', '--plugin', './broken.mjs', '--plugin', 'no-such-plugin-package']);
+    expect(r.stderr).not.toContain('<input>');
+    expect(r.stderr).not.toContain('Require stack');
+    expect(
+      r.stderr.match(/^\.\/broken\.mjs {2}warning {2}Plugin '\.\/broken\.mjs', entry 0: /gm),
+    ).toHaveLength(2);
+    expect(r.stderr).toMatch(
+      /^no-such-plugin-package {2}warning {2}The plugin 'no-such-plugin-package' \(extraSpecValidators\) could not be loaded: it could not be resolved from \S+ \(Cannot find module 'no-such-plugin-package'\) {2}\(plugin\/load-failed\)$/m,
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createDiagnostic, type Diagnostic, didYouMean, hasErrors } from '@stackspec/core';
 import {
   addOutputOptions,
@@ -55,7 +55,8 @@ async function buildRegistry(flags: RegistryFlags, io: CliIO): Promise<ExtraSpec
   if (flags.plugin.length || flags.discover) {
     const loaded = await loadExtraSpecPlugins({
       ...(flags.discover ? { root: io.cwd } : {}),
-      modules: flags.plugin.map((m) => (m.startsWith('.') || isAbsolute(m) ? resolve(io.cwd, m) : m)),
+      cwd: io.cwd,
+      modules: flags.plugin,
     });
     plugins = loaded.plugins;
     warnings.push(...loaded.diagnostics);

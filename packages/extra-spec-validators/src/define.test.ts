@@ -50,6 +50,16 @@ describe('defineExtraSpec', () => {
     expect(e.diagnostics[0]).toMatchObject({ path: '/descripton', hint: 'Did you mean description?' });
   });
 
+  it('counts the further problems in its message, and carries all of them', () => {
+    const e = failure({ ...base, description: '', value: { type: 'int', min: 2, max: 1 }, bogus: 1 });
+    expect(e.diagnostics).toHaveLength(3);
+    expect(e.message).toMatch(
+      /^The definition of 'acme:slices' is not valid: .+ \(and 2 more problems; see the diagnostics\)$/,
+    );
+    const one = failure({ ...base, name: 'acme:slot.{n}' });
+    expect(one.message).not.toContain('more problem');
+  });
+
   it('rejects a value type Nova does not support', () => {
     const e = failure({ ...base, value: { type: 'float' } });
     expect(e.diagnostics[0]?.path).toMatch(/^\/value/);

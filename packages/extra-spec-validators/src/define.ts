@@ -259,6 +259,13 @@ function checkValue(value: ValueRule, at: string): Diagnostic[] {
   }
 }
 
+/** The error message: the first problem, and how many more the diagnostics hold. */
+function invalidMessage(label: string, problems: readonly Diagnostic[]): string {
+  const more = problems.length - 1;
+  const rest = more > 0 ? ` (and ${more} more problem${more > 1 ? 's' : ''}; see the diagnostics)` : '';
+  return `The definition of ${label} is not valid: ${problems[0]?.message ?? ''}${rest}`;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -299,7 +306,7 @@ export function defineExtraSpec(input: ExtraSpecInput): ExtraSpecDefinition {
       schema: ExtraSpecInputSchema,
       area: 'extra-specs',
     }).map((d) => ({ ...d, code: 'extra-specs/bad-definition' }));
-    throw new SpecError(`The definition of ${label} is not valid: ${diagnostics[0]?.message ?? ''}`, {
+    throw new SpecError(invalidMessage(label, diagnostics), {
       code: 'extra-specs/bad-definition',
       diagnostics,
     });
@@ -333,7 +340,7 @@ export function defineExtraSpec(input: ExtraSpecInput): ExtraSpecDefinition {
     }
   });
   if (problems.length) {
-    throw new SpecError(`The definition of ${label} is not valid: ${problems[0]?.message ?? ''}`, {
+    throw new SpecError(invalidMessage(label, problems), {
       code: 'extra-specs/bad-definition',
       diagnostics: problems,
     });

@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { defineExtraSpec } from './define.js';
 import { loadExtraSpecPlugins, PLUGIN_KIND } from './plugins.js';
-import { createExtraSpecRegistry } from './registry.js';
+import { createExtraSpecRegistry, type ExtraSpecPlugin } from './registry.js';
 import { validateExtraSpecs } from './validate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'esv-plugins-'));
@@ -40,6 +41,9 @@ const explicit = write(
 const empty = write('empty.mjs', 'export const nothing = 1;');
 const throwing = write('throwing.mjs', "export function register() { throw new Error('boom'); }");
 const missing = join(dir, 'missing.mjs');
+const builtinClash = [
+  defineExtraSpec({ name: 'hw:cpu_policy', description: 'Clash.', value: { type: 'str' } }),
+];
 
 describe('loadExtraSpecPlugins', () => {
   it('finds plugins among dependencies and in explicit modules', async () => {
@@ -47,7 +51,7 @@ describe('loadExtraSpecPlugins', () => {
       root: join(dir, 'project'),
       modules: [explicit],
     });
-    expect(plugins.map((p) => p.name)).toEqual(['acme-filters', explicit]);
+    expect(plugins.map((p) => p.name)).toEqual(['acme-filters', '../extra.mjs']);
     expect(plugins[0]?.specs.map((s) => s.name)).toEqual([
       'acme:gpu_slices',
       'acme:zone.{num}',
@@ -60,6 +64,56 @@ describe('loadExtraSpecPlugins', () => {
       path: '/3/value/min',
     });
     expect(diagnostics[0]?.message).toContain("Plugin 'acme-filters', entry 3");
+    expect(diagnostics[0]?.file).toBe('./node_modules/acme-filters/validators.js');
+  });
+
+  it('shows paths relative to the working directory', async () => {
+    const { plugins, diagnostics } = await loadExtraSpecPlugins({
+      cwd: dir,
+      modules: ['./extra.mjs', join(dir, 'empty.mjs')],
+    });
+    expect(plugins.map((p) => [p.name, p.file])).toEqual([['./extra.mjs', './extra.mjs']]);
+    expect(diagnostics).toMatchObject([{ code: 'extra-specs/bad-plugin', file: './empty.mjs' }]);
+    expect(diagnostics[0]?.message).toBe("The plugin './empty.mjs' exports no extra specs.");
+    const registry = createExtraSpecRegistry({
+      plugins: [
+        { ...(plugins[0] as ExtraSpecPlugin), specs: [...(plugins[0]?.specs ?? []), ...builtinClash] },
+      ],
+    });
+    expect(registry.conflicts).toMatchObject([{ code: 'registry/shadowed', file: './extra.mjs' }]);
+  });
+
+  it('reports every problem of a definition that fails while the plugin loads', async () => {
+    const { plugins, diagnostics } = await loadExtraSpecPlugins({
+      cwd: dir,
+      modules: ['./extra.mjs'],
+      importModule: async () => {
+        // What a plugin calling defineExtraSpec at its top level throws.
+        defineExtraSpec({ name: 'acme:x', description: '', value: { type: 'int', min: 2, max: 1 } });
+        return {};
+      },
+    });
+    expect(plugins).toEqual([]);
+    expect(diagnostics).toHaveLength(2);
+    for (const d of diagnostics) {
+      expect(d).toMatchObject({
+        code: 'extra-specs/bad-definition',
+        severity: 'warning',
+        file: './extra.mjs',
+      });
+      expect(d.message).toMatch(
+        /^The plugin '\.\/extra\.mjs' could not be loaded: its definition of 'acme:x' is not valid: /,
+      );
+    }
+    expect(diagnostics.map((d) => d.path)).toEqual(['/description', '/value/min']);
+  });
+
+  it('keeps only the first line of why a module could not be resolved', async () => {
+    const { diagnostics } = await loadExtraSpecPlugins({ cwd: dir, modules: ['no-such-plugin-package'] });
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ code: 'plugin/load-failed', file: 'no-such-plugin-package' });
+    expect(diagnostics[0]?.message).not.toContain('\n');
+    expect(diagnostics[0]?.message).toMatch(/\(Cannot find module 'no-such-plugin-package'\)$/);
   });
 
   it('ranks plugins below built-ins, reports redefinitions, and validates plugin keys', async () => {

@@ -1,7 +1,10 @@
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   createDiagnostic,
   type Diagnostic,
   type DiscoverPluginsOptions,
+  describeError,
   discoverPlugins,
   isStackspecError,
 } from '@stackspec/core';
@@ -22,6 +25,12 @@ export interface LoadExtraSpecPluginsOptions {
   root?: string;
   /** Plugin modules to load explicitly (paths or package names). */
   modules?: readonly string[];
+  /**
+   * Directory that relative module paths are resolved against, and that
+   * plugin paths are shown relative to in names and diagnostics (default:
+   * `root`, else the current directory).
+   */
+  cwd?: string;
   /** Module loader, for tests and bundlers (default: dynamic import). */
   importModule?: DiscoverPluginsOptions['importModule'];
 }
@@ -32,6 +41,30 @@ export interface LoadExtraSpecPluginsResult {
   /** Plugins that failed to load, exports that are not definitions, malformed definitions (all warnings: the plugin or entry is skipped). */
   diagnostics: Diagnostic[];
 }
+
+function looksLikePath(spec: string): boolean {
+  return isAbsolute(spec) || spec.startsWith('.') || /[\\/]/.test(spec.replace(/^@[^/]+\//, ''));
+}
+
+/** A path as shown to users: relative to `base`, with forward slashes. */
+function shownPath(base: string, file: string): string {
+  const rel = relative(base, file).split(sep).join('/');
+  if (rel === '' || isAbsolute(rel)) return file;
+  return rel.startsWith('../') ? rel : `./${rel}`;
+}
+
+/**
+ * The first line of a reason, its brackets kept balanced: Node appends its
+ * require stack on later lines, and names the importing file (ours, which
+ * means nothing to the user) after "imported from".
+ */
+function firstLine(reason: string): string {
+  const line = (reason.split(/\r?\n/)[0] ?? '').replace(/ imported from \S+$/, '');
+  const open = (line.match(/\(/g) ?? []).length - (line.match(/\)/g) ?? []).length;
+  return `${line.trimEnd()}${')'.repeat(Math.max(0, open))}`;
+}
+
+const DEFINITION_MESSAGE = /^The definition of (.+?) is not valid:/;
 
 /** What a plugin module may export, in order of preference. */
 function exportedSpecs(module: unknown): unknown {
@@ -69,15 +102,69 @@ function exportedSpecs(module: unknown): unknown {
 export async function loadExtraSpecPlugins(
   options: LoadExtraSpecPluginsOptions = {},
 ): Promise<LoadExtraSpecPluginsResult> {
+  const base = resolve(options.cwd ?? options.root ?? process.cwd());
+  // Paths go to discovery resolved, and come back under the name users know them by.
+  const shown = new Map<string, string>();
+  const modules = (options.modules ?? []).map((spec) => {
+    if (!looksLikePath(spec)) return spec;
+    const file = resolve(base, spec);
+    shown.set(file, shownPath(base, file));
+    return file;
+  });
+  const nameOf = (name: string) => shown.get(name) ?? (isAbsolute(name) ? shownPath(base, name) : name);
+  // A module that throws one of our errors while loading (a defineExtraSpec
+  // call at its top level, typically) carries every problem; keep them.
+  const load = options.importModule ?? ((url: string) => import(url));
+  const thrown: { url: string; error: unknown }[] = [];
   const found = await discoverPlugins({
     kind: PLUGIN_KIND,
     ...(options.root !== undefined ? { root: options.root } : {}),
-    ...(options.modules ? { modules: options.modules } : {}),
-    ...(options.importModule ? { importModule: options.importModule } : {}),
+    ...(modules.length ? { modules } : {}),
+    importModule: async (url) => {
+      try {
+        return await load(url);
+      } catch (e) {
+        thrown.push({ url, error: e });
+        throw e;
+      }
+    },
   });
-  const diagnostics: Diagnostic[] = found.failures.map((f) => f.diagnostic);
+
+  const diagnostics: Diagnostic[] = [];
+  for (const f of found.failures) {
+    const name = nameOf(f.name);
+    // A package that cannot be found has no file yet; its name stands in for one.
+    const file = name;
+    const at = thrown.findIndex((t) => describeError(t.error) === f.reason);
+    const error = at >= 0 ? thrown.splice(at, 1)[0]?.error : undefined;
+    if (isStackspecError(error) && error.diagnostics.length) {
+      const label = DEFINITION_MESSAGE.exec(error.message)?.[1];
+      const what = label ? `its definition of ${label} is not valid` : 'it raised an error';
+      for (const d of error.diagnostics) {
+        diagnostics.push({
+          ...d,
+          severity: 'warning',
+          file,
+          message: `The plugin '${name}' could not be loaded: ${what}: ${d.message}`,
+        });
+      }
+      continue;
+    }
+    diagnostics.push(
+      createDiagnostic({
+        code: f.diagnostic.code,
+        severity: 'warning',
+        file,
+        message: `The plugin '${name}' (${PLUGIN_KIND}) could not be loaded: ${firstLine(f.reason)}`,
+        ...(f.diagnostic.hint ? { hint: f.diagnostic.hint } : {}),
+      }),
+    );
+  }
+
   const plugins: ExtraSpecPlugin[] = [];
   for (const loaded of found.plugins) {
+    const name = nameOf(loaded.name);
+    const file = shownPath(base, fileURLToPath(loaded.url));
     let list: unknown;
     try {
       list = exportedSpecs(loaded.module);
@@ -86,7 +173,8 @@ export async function loadExtraSpecPlugins(
         createDiagnostic({
           code: 'extra-specs/bad-plugin',
           severity: 'warning',
-          message: `The plugin '${loaded.name}' failed while listing its extra specs: ${(e as Error).message ?? String(e)}`,
+          file,
+          message: `The plugin '${name}' failed while listing its extra specs: ${firstLine(describeError(e))}`,
         }),
       );
       continue;
@@ -96,7 +184,8 @@ export async function loadExtraSpecPlugins(
         createDiagnostic({
           code: 'extra-specs/bad-plugin',
           severity: 'warning',
-          message: `The plugin '${loaded.name}' exports no extra specs.`,
+          file,
+          message: `The plugin '${name}' exports no extra specs.`,
           hint: 'Export `extraSpecs` (an array of definitions) or a `register()` function returning one.',
         }),
       );
@@ -116,13 +205,14 @@ export async function loadExtraSpecPlugins(
           diagnostics.push({
             ...d,
             severity: 'warning',
+            file,
             path: `/${i}${d.path}`,
-            message: `Plugin '${loaded.name}', entry ${i}: ${d.message} The entry is skipped.`,
+            message: `Plugin '${name}', entry ${i}: ${d.message} The entry is skipped.`,
           });
         }
       }
     });
-    plugins.push({ name: loaded.name, specs });
+    plugins.push({ name, specs, file });
   }
   return { plugins, diagnostics };
 }

@@ -29,6 +29,8 @@ export interface ExtraSpecPlugin {
   /** Who provides them (a package name); shown in conflict reports and docs. */
   name: string;
   specs: readonly ExtraSpecDefinition[];
+  /** The module they came from, as shown to users; conflict reports point at it. */
+  file?: string;
 }
 
 /** Options for {@link createExtraSpecRegistry}. */
@@ -220,7 +222,12 @@ export function createExtraSpecRegistry(options: ExtraSpecRegistryOptions = {}):
   const ownedPatterns: { value: true; head: string; tail: string; regex: RegExp }[] = [];
   const ownedSeen = new Set<string>();
 
-  const add = (spec: ReleasedExtraSpec, origin: 'builtin' | 'plugin', source: string | undefined) => {
+  const add = (
+    spec: ReleasedExtraSpec,
+    origin: 'builtin' | 'plugin',
+    source: string | undefined,
+    file?: string,
+  ) => {
     const nameRegex = pythonNameRegex(spec.name, spec.parameters);
     let entry: CompiledEntry;
     try {
@@ -239,6 +246,7 @@ export function createExtraSpecRegistry(options: ExtraSpecRegistryOptions = {}):
       conflicts.push(
         createDiagnostic({
           code: 'extra-specs/bad-definition',
+          ...(file ? { file } : {}),
           path: `/${spec.name}`,
           message: `The definition of '${spec.name}'${source ? ` from ${source}` : ''} cannot be compiled: ${(e as Error).message}`,
         }),
@@ -250,7 +258,7 @@ export function createExtraSpecRegistry(options: ExtraSpecRegistryOptions = {}):
     const clash = literal.add({ name: spec.name, value: entry, params, layer, source });
     regex.add({ name: spec.name, value: entry, params, layer, source });
     if (clash) {
-      conflicts.push(clash);
+      conflicts.push(file ? { ...clash, file } : clash);
       if (clash.code === 'registry/shadowed' || clash.code === 'registry/duplicate') return;
     }
     ordered.push(entry);
@@ -270,7 +278,7 @@ export function createExtraSpecRegistry(options: ExtraSpecRegistryOptions = {}):
   for (const plugin of plugins) {
     for (const def of plugin.specs) {
       const spec = definitionInRelease(def, release);
-      if (spec) add(spec, 'plugin', plugin.name);
+      if (spec) add(spec, 'plugin', plugin.name, plugin.file);
     }
   }
 
