@@ -101,6 +101,14 @@ describe('stackspec-extra-specs validate', () => {
     expect(r.stdout).toMatch(/bad\.yaml:\d+:\d+ {2}error/);
   });
 
+  it('fails a file whose flavors key is not a list, pointing at it', async () => {
+    const r = await run(['validate', file('three.yaml', 'flavors: 3\n')]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /^three\.yaml:1:\d+ {2}error {2}'flavors' must be a list of flavors, but it is a number\. {2}\(extra-specs\/bad-flavor-file\)$/m,
+    );
+  });
+
   it('refuses bad usage with exit code 2', async () => {
     expect((await run(['validate'])).code).toBe(2);
     expect((await run(['validate', '--spec', 'novalue'])).code).toBe(2);

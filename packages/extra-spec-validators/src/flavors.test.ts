@@ -74,6 +74,42 @@ describe('readFlavorFile', () => {
     expect(readFlavorFile('properties: "a=b"\n').diagnostics[0]?.message).toContain("key='value'");
     expect(readFlavorFile('a: [\n').diagnostics[0]?.code).toBe('yaml/syntax');
   });
+
+  it('refuses a flavors key that is not a list, located at it', () => {
+    for (const [text, what] of [
+      ['flavors: 3\n', 'a number'],
+      ['name: x\nflavors:\n  a: 1\n', 'a mapping'],
+      ['flavors:\n', 'null'],
+      ['{"flavors": "m1"}', 'a string'],
+    ] as const) {
+      const r = readFlavorFile(text, 'f.yaml');
+      expect(r.flavors, text).toEqual([]);
+      expect(r.diagnostics, text).toHaveLength(1);
+      expect(r.diagnostics[0], text).toMatchObject({
+        code: 'extra-specs/bad-flavor-file',
+        severity: 'error',
+        path: '/flavors',
+        file: 'f.yaml',
+      });
+      expect(r.diagnostics[0]?.message).toBe(`'flavors' must be a list of flavors, but it is ${what}.`);
+    }
+    expect(readFlavorFile('name: x\nflavors: 3\n').diagnostics[0]?.line).toBe(2);
+    expect(validateFlavorFile('flavors: 3\n', 'f.yaml').ok).toBe(false);
+  });
+
+  it('refuses a flavor key that is not a mapping, and list items that are not mappings', () => {
+    expect(readFlavorFile('flavor: [1]\n').diagnostics[0]).toMatchObject({
+      severity: 'error',
+      path: '/flavor',
+      message: "'flavor' must be a mapping, but it is a list.",
+    });
+    const items = readFlavorFile('flavors:\n  - 3\n  - extra_specs: {}\n  - [x]\n', 'f.yaml');
+    expect(items.diagnostics.map((d) => [d.severity, d.path, d.line])).toEqual([
+      ['error', '/flavors/0', 2],
+      ['error', '/flavors/2', 4],
+    ]);
+    expect(items.flavors).toHaveLength(1);
+  });
 });
 
 describe('validateFlavorFile', () => {

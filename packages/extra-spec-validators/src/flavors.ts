@@ -30,6 +30,16 @@ export interface ReadFlavorFileResult {
 const SPEC_FIELDS = ['extra_specs', 'properties', 'Properties', 'os-flavor-access:extra_specs'];
 const NAME_FIELDS = ['name', 'Name'];
 
+/** What a value is, in words: `a number`, `a list`, `null`. */
+function kindOf(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  if (typeof v === 'number' || typeof v === 'bigint') return 'a number';
+  if (typeof v === 'boolean') return 'a boolean';
+  return `a ${typeof v}`;
+}
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -62,8 +72,12 @@ export function parsePropertiesString(text: string): Record<string, string> | un
  *
  * Non-string values are turned into strings the way Nova's API stores
  * numbers, with a warning (`extra-specs/non-string-value`); YAML booleans
- * (`yes`, `on`) are refused, since their original spelling is lost. Codes:
- * the document codes of core (`yaml/syntax`…), `extra-specs/bad-flavor-file`.
+ * (`yes`, `on`) are refused, since their original spelling is lost. A
+ * `flavors` key that is not a list, a `flavor` key that is not a mapping, or
+ * a flavor that is not a mapping is an error located at it
+ * (`extra-specs/bad-flavor-file`); a flavor without extra specs is only a
+ * warning. Codes: the document codes of core (`yaml/syntax`…),
+ * `extra-specs/bad-flavor-file`, `extra-specs/non-string-value`.
  */
 export function readFlavorFile(text: string, filename?: string): ReadFlavorFileResult {
   const parsed = safeParseDocument(text, filename ? { filename } : {});
@@ -89,7 +103,11 @@ export function readFlavorFile(text: string, filename?: string): ReadFlavorFileR
 
   const readFlavor = (value: unknown, at: PathSegment[]) => {
     if (!isRecord(value)) {
-      fail(at, 'A flavor must be a mapping.', 'Write { name: …, extra_specs: { key: value } }.');
+      fail(
+        at,
+        `A flavor must be a mapping, but this one is ${kindOf(value)}.`,
+        'Write { name: …, extra_specs: { key: value } }.',
+      );
       return;
     }
     const nameField = NAME_FIELDS.find((f) => typeof value[f] === 'string');
@@ -163,12 +181,30 @@ export function readFlavorFile(text: string, filename?: string): ReadFlavorFileR
     root.forEach((f, i) => {
       readFlavor(f, [i]);
     });
-  else if (isRecord(root) && Array.isArray(root.flavors)) {
-    (root.flavors as unknown[]).forEach((f, i) => {
-      readFlavor(f, ['flavors', i]);
-    });
-  } else if (isRecord(root) && isRecord(root.flavor)) readFlavor(root.flavor, ['flavor']);
-  else if (isRecord(root)) readFlavor(root, []);
+  else if (isRecord(root) && 'flavors' in root) {
+    // What Nova's flavor list answers: anything but a list is a mistake, not a flavor without specs.
+    if (Array.isArray(root.flavors)) {
+      (root.flavors as unknown[]).forEach((f, i) => {
+        readFlavor(f, ['flavors', i]);
+      });
+    } else {
+      fail(
+        ['flavors'],
+        `'flavors' must be a list of flavors, but it is ${kindOf(root.flavors)}.`,
+        'Write flavors: [{ name: …, extra_specs: { key: value } }, …].',
+      );
+    }
+  } else if (isRecord(root) && 'flavor' in root) {
+    // What Nova's flavor show answers.
+    if (isRecord(root.flavor)) readFlavor(root.flavor, ['flavor']);
+    else {
+      fail(
+        ['flavor'],
+        `'flavor' must be a mapping, but it is ${kindOf(root.flavor)}.`,
+        'Write flavor: { name: …, extra_specs: { key: value } }.',
+      );
+    }
+  } else if (isRecord(root)) readFlavor(root, []);
   else fail([], 'The file must hold a flavor, a list of flavors, or { flavors: [...] }.');
   return { flavors, diagnostics, document: doc };
 }
