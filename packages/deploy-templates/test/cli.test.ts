@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
-import type { CliIO } from '@stackspec/core/cli';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { memoryIO } from '../../../test-support/cli.js';
 import {
   createPgliteStore,
   type DeployTemplatesServer,
@@ -23,24 +22,12 @@ let db: PGlite;
 let server: DeployTemplatesServer;
 let n = 0;
 
-function io(stdin = ''): CliIO & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    stdout: { write: (s: string) => out.push(s) },
-    stderr: { write: (s: string) => err.push(s) },
-    env: {},
-    cwd: dir,
-    stdin: Readable.from([stdin]),
-  };
-}
+const io = (stdin = '') => memoryIO({ cwd: dir, env: {}, stdin });
 
 async function run(args: string[], stdin = ''): Promise<Run> {
   const fake = io(stdin);
   const code = await runBaremetalCli(['--os-endpoint', server.url, '--os-auth-type', 'none', ...args], fake);
-  return { code, stdout: fake.out.join(''), stderr: fake.err.join('') };
+  return { code, stdout: fake.out(), stderr: fake.err() };
 }
 
 const steps = [
@@ -284,13 +271,13 @@ describe('stackspec-baremetal deploy template (against a server)', () => {
       fake,
     );
     expect(code).toBe(1);
-    expect(fake.err.join('')).toContain('Unable to reach http://127.0.0.1:9');
+    expect(fake.err()).toContain('Unable to reach http://127.0.0.1:9');
   });
 
   it('refuses to guess where templates live', async () => {
     const fake = io();
     expect(await runBaremetalCli(['deploy', 'template', 'list'], fake)).toBe(2);
-    expect(fake.err.join('')).toContain('--os-endpoint URL');
+    expect(fake.err()).toContain('--os-endpoint URL');
   });
 });
 
@@ -311,7 +298,7 @@ describe('stackspec-baremetal with an embedded store', () => {
         list,
       ),
     ).toBe(0);
-    expect(list.out.join('')).toBe('CUSTOM_E\n');
+    expect(list.out()).toBe('CUSTOM_E\n');
     const dup = io();
     expect(
       await runBaremetalCli(
@@ -319,7 +306,7 @@ describe('stackspec-baremetal with an embedded store', () => {
         dup,
       ),
     ).toBe(1);
-    expect(dup.err.join('')).toBe('A deploy template with name CUSTOM_E already exists. (HTTP 409)\n');
+    expect(dup.err()).toBe('A deploy template with name CUSTOM_E already exists. (HTTP 409)\n');
   });
 });
 
@@ -342,7 +329,7 @@ describe('stackspec-baremetal serve', () => {
     expect(res.status).toBe(200);
     controller.abort();
     expect(await done).toBe(0);
-    expect(fake.err.join('')).toContain('store: PGlite in memory, auth: none');
+    expect(fake.err()).toContain('store: PGlite in memory, auth: none');
   });
 
   it('rejects a bad port', async () => {

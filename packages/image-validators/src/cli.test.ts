@@ -1,35 +1,13 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliIO, runCli } from '@stackspec/core/cli';
+import { runCli } from '@stackspec/core/cli';
 import { describe, expect, it } from 'vitest';
+import { memoryIO } from '../../../test-support/cli.js';
 import { runImageCli } from './cli.js';
 
-function io(): CliIO & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: {
-      write: (t: string) => {
-        out += t;
-        return true;
-      },
-    },
-    stderr: {
-      write: (t: string) => {
-        err += t;
-        return true;
-      },
-    },
-    env: { NO_COLOR: '1' },
-    cwd: process.cwd(),
-    out: () => out,
-    err: () => err,
-  };
-}
-
 async function cli(...argv: string[]) {
-  const streams = io();
+  const streams = memoryIO();
   const code = await runCli(() => runImageCli(argv, streams), streams);
   return { code, out: streams.out(), err: streams.err() };
 }

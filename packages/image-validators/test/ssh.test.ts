@@ -3,8 +3,9 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliIO, runCli } from '@stackspec/core/cli';
+import { runCli } from '@stackspec/core/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryIO } from '../../../test-support/cli.js';
 import { serviceAvailable } from '../../../test-support/require.js';
 import { runImageCli } from '../src/cli.js';
 import { loadImageSpec } from '../src/load.js';
@@ -155,24 +156,7 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
       const dir = mkdtempSync(join(tmpdir(), 'siv-ssh-cli-'));
       const spec = join(dir, 'image.yaml');
       writeFileSync(spec, 'validators:\n  - os_case:\n      - debian: [{package: openssh-server}]\n');
-      let out = '';
-      let err = '';
-      const io: CliIO = {
-        stdout: {
-          write: (t: string) => {
-            out += t;
-            return true;
-          },
-        },
-        stderr: {
-          write: (t: string) => {
-            err += t;
-            return true;
-          },
-        },
-        env: { NO_COLOR: '1' },
-        cwd: dir,
-      };
+      const io = memoryIO({ cwd: dir });
       const argv = [
         'validate',
         spec,
@@ -184,13 +168,16 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
         sshd.clientKeyPath,
       ];
       const ok = await runCli(() => runImageCli([...argv, '--known-hosts', sshd.knownHosts], io), io);
-      expect(ok, err).toBe(0);
-      expect(out).toContain(`on ${sshd.username}@127.0.0.1:${sshd.port}: check only`);
-      expect(out).toContain('✔ image is valid (debian, debian family)');
-      out = '';
-      const refused = await runCli(() => runImageCli([...argv, '--known-hosts', join(dir, 'none')], io), io);
+      expect(ok, io.err()).toBe(0);
+      expect(io.out()).toContain(`on ${sshd.username}@127.0.0.1:${sshd.port}: check only`);
+      expect(io.out()).toContain('✔ image is valid (debian, debian family)');
+      const again = memoryIO({ cwd: dir });
+      const refused = await runCli(
+        () => runImageCli([...argv, '--known-hosts', join(dir, 'none')], again),
+        again,
+      );
       expect(refused).toBe(1);
-      expect(out).toMatch(
+      expect(again.out()).toMatch(
         /validation failed: The machine could not run `distro`: The host key of \[127\.0\.0\.1\]:\d+ \(SHA256:/,
       );
     });

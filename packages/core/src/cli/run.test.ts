@@ -1,24 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { memoryIO } from '../../../../test-support/cli.js';
 import { createDiagnostic } from '../diagnostic.js';
 import { ConflictError, HttpError, NotFoundError, SpecError, ValidationError } from '../errors.js';
 import { createColors, shouldUseColor, stripAnsi } from './color.js';
 import { formatDiagnostics } from './diagnostics.js';
 import { createProgress } from './progress.js';
-import { addOutputOptions, type CliIO, createProgram, EXIT, exitCodeFor, runCli, usage } from './run.js';
+import { addOutputOptions, createProgram, EXIT, exitCodeFor, runCli, usage } from './run.js';
 import { UsageError } from './usage-error.js';
 
-function fakeIO(env: Record<string, string> = {}): CliIO & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    stdout: { write: (s: string) => out.push(s) },
-    stderr: { write: (s: string) => err.push(s) },
-    env,
-    cwd: '/',
-  };
-}
+const fakeIO = (env: Record<string, string> = {}) => memoryIO({ env, cwd: '/' });
 
 describe('exit codes', () => {
   it('maps the error family onto 0, 1 and 2', () => {
@@ -40,7 +30,7 @@ describe('runCli', () => {
   it('prints a one-line error with its hint', async () => {
     const io = fakeIO();
     expect(await runCli(() => usage('Give --flavor.', 'Try --flavor m1.small.'), io)).toBe(2);
-    expect(io.err.join('')).toBe('error: Give --flavor.\nhint: Try --flavor m1.small.\n');
+    expect(io.err()).toBe('error: Give --flavor.\nhint: Try --flavor m1.small.\n');
   });
 
   it('prints located diagnostics as a report', async () => {
@@ -51,7 +41,7 @@ describe('runCli', () => {
       ],
     });
     expect(await runCli(() => Promise.reject(e), io)).toBe(1);
-    expect(io.err.join('')).toContain('a.yaml:2:3  error  Bad.  (yaml/syntax)');
+    expect(io.err()).toContain('a.yaml:2:3  error  Bad.  (yaml/syntax)');
   });
 
   it('labels unexpected errors as bugs and shows the stack only on request', async () => {
@@ -61,13 +51,13 @@ describe('runCli', () => {
         throw new TypeError('oops');
       }, io),
     ).toBe(1);
-    expect(io.err.join('')).toContain('internal error: oops');
-    expect(io.err.join('')).not.toContain('at ');
+    expect(io.err()).toContain('internal error: oops');
+    expect(io.err()).not.toContain('at ');
     const debug = fakeIO({ STACKSPEC_DEBUG: '1' });
     await runCli(() => {
       throw new TypeError('oops');
     }, debug);
-    expect(debug.err.join('')).toContain('TypeError: oops');
+    expect(debug.err()).toContain('TypeError: oops');
   });
 });
 
@@ -78,7 +68,7 @@ describe('runCli in the OpenStack client style', () => {
     const io = fakeIO();
     const e = new ConflictError('A deploy template with name CUSTOM_E already exists.');
     expect(await runCli(() => Promise.reject(e), io, openstack)).toBe(1);
-    expect(io.err.join('')).toBe('A deploy template with name CUSTOM_E already exists. (HTTP 409)\n');
+    expect(io.err()).toBe('A deploy template with name CUSTOM_E already exists. (HTTP 409)\n');
   });
 
   it('does not repeat an HTTP status the message already ends with, nor print hints', async () => {
@@ -87,7 +77,7 @@ describe('runCli in the OpenStack client style', () => {
       diagnostics: [createDiagnostic({ code: 'http/error', message: 'x', hint: 'retry later' })],
     });
     expect(await runCli(() => Promise.reject(e), io, openstack)).toBe(1);
-    expect(io.err.join('')).toBe('Service unavailable (HTTP 503)\n');
+    expect(io.err()).toBe('Service unavailable (HTTP 503)\n');
   });
 
   it('reports diagnostics that point into a file, exit 2', async () => {
@@ -98,13 +88,13 @@ describe('runCli in the OpenStack client style', () => {
       ],
     });
     expect(await runCli(() => Promise.reject(e), io, openstack)).toBe(2);
-    expect(io.err.join('')).toContain('steps.yaml:2:3  error  Bad.  (yaml/syntax)');
+    expect(io.err()).toContain('steps.yaml:2:3  error  Bad.  (yaml/syntax)');
   });
 
   it('prints usage errors and unexpected errors as the default style does', async () => {
     const io = fakeIO();
     expect(await runCli(() => usage('Give --name.', 'Try --name CUSTOM_X.'), io, openstack)).toBe(2);
-    expect(io.err.join('')).toBe('error: Give --name.\nhint: Try --name CUSTOM_X.\n');
+    expect(io.err()).toBe('error: Give --name.\nhint: Try --name CUSTOM_X.\n');
     const bug = fakeIO();
     expect(
       await runCli(
@@ -115,13 +105,13 @@ describe('runCli in the OpenStack client style', () => {
         openstack,
       ),
     ).toBe(1);
-    expect(bug.err.join('')).toContain('internal error: oops');
+    expect(bug.err()).toContain('internal error: oops');
   });
 
   it('keeps the default style unchanged', async () => {
     const io = fakeIO();
     expect(await runCli(() => Promise.reject(new NotFoundError('No such template.')), io)).toBe(1);
-    expect(io.err.join('')).toBe('error: No such template.\n');
+    expect(io.err()).toBe('error: No such template.\n');
   });
 });
 
@@ -135,7 +125,7 @@ describe('createProgram', () => {
       return 0;
     }, io);
     expect(code).toBe(2);
-    expect(io.err.join('')).toContain("unknown option '--bogus'");
+    expect(io.err()).toContain("unknown option '--bogus'");
   });
 
   it('exits 0 for --help', async () => {
@@ -146,7 +136,7 @@ describe('createProgram', () => {
       return 0;
     }, io);
     expect(code).toBe(0);
-    expect(io.out.join('')).toContain('does things');
+    expect(io.out()).toContain('does things');
   });
 
   it('adds the OpenStack client output options', async () => {
