@@ -19,6 +19,23 @@ async function stackspec(args: string[]) {
 }
 
 describe('example cloud', () => {
+  it('keeps ordinary flavors off the reserved host and sends the lease flavor there', async () => {
+    const plain = JSON.parse(
+      (await stackspec(['schedule', '--flavor', 'FlavorVMXMirror', '--format', 'json', '.'])).out,
+    );
+    expect(plain.query).toContain('member_of=!6f0a7e2c-5d1b-4c8a-9b0e-2a4f3c1d7e02');
+    expect(plain.candidates.map((c: { name: string }) => c.name)).toEqual(['bm-01', 'bm-02']);
+    const leased = JSON.parse(
+      (await stackspec(['schedule', '--flavor', 'FlavorVMXMirrorLeaseR1', '--format', 'json', '.'])).out,
+    );
+    expect(leased.query).toContain('member_of=6f0a7e2c-5d1b-4c8a-9b0e-2a4f3c1d7e02');
+    expect(leased.candidates.map((c: { name: string }) => c.name)).toEqual(['bm-03']);
+    expect(leased.plan.matchedTemplates).toEqual([
+      'CUSTOM_BM_CONFIG_BIOS_VMX_ON',
+      'CUSTOM_BM_CONFIG_RAID_DISK_MIRROR',
+    ]);
+  });
+
   it('check finds exactly the planted typos', async () => {
     const r = await stackspec(['check', '.']);
     expect(r.code).toBe(1);

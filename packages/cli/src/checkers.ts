@@ -1,50 +1,17 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { createDiagnostic, type Diagnostic, validateWithSchema } from '@stackspec/core';
 import { validateDeployTemplate } from '@stackspec/deploy-templates';
-import {
-  createExtraSpecRegistry,
-  type ExtraSpecRegistry,
-  loadExtraSpecPlugins,
-  type ValidationMode,
-  validateFlavorFile,
-} from '@stackspec/extra-spec-validators';
+import { type ValidationMode, validateFlavorFile } from '@stackspec/extra-spec-validators';
 import { resolveEnvironment, safeParseEnvironment, safeParseTemplate } from '@stackspec/heat-capabilities';
 import { checkImageSpec } from '@stackspec/image-validators';
 import { safeLoadInventory } from '@stackspec/placement-query';
-import type { Checker, Checkers, CheckInput } from './check.js';
+import type { Checker, Checkers } from './check.js';
 import { DriverStepsFileSchema } from './cloud.js';
+import { registryFor } from './extra-spec-registry.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-interface RegistryChoice {
-  registry?: ExtraSpecRegistry;
-  /** Plugin problems, reported with the first file that uses the config. */
-  pending: Diagnostic[];
-}
-
-// One registry per (config folder, plugins, release): plugins load once per run.
-const registries = new Map<string, Promise<RegistryChoice>>();
-
-function registryFor(config: CheckInput['config'], baseDir: string): Promise<RegistryChoice> {
-  const { plugins, release, discover } = config.extraSpecs;
-  if (!plugins.length && !(discover && existsSync(join(baseDir, 'package.json'))))
-    return Promise.resolve({ pending: [] });
-  const key = JSON.stringify([baseDir, plugins, release ?? null, discover]);
-  let hit = registries.get(key);
-  if (!hit) {
-    hit = (async () => {
-      const loaded = await loadExtraSpecPlugins({ ...(discover ? { root: baseDir } : {}), modules: plugins });
-      if (!loaded.plugins.length && !loaded.diagnostics.length) return { pending: [] };
-      const registry = createExtraSpecRegistry({ plugins: loaded.plugins, ...(release ? { release } : {}) });
-      return { registry, pending: [...loaded.diagnostics, ...registry.conflicts] };
-    })();
-    registries.set(key, hit);
-  }
-  return hit;
 }
 
 const checkFlavor: Checker = async ({ text, file, config, baseDir }) => {

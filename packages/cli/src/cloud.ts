@@ -16,7 +16,7 @@ import {
   validateDeployTemplate,
 } from '@stackspec/deploy-templates';
 import { readFlavorFile } from '@stackspec/extra-spec-validators';
-import { type ProviderStore, safeLoadInventory } from '@stackspec/placement-query';
+import { type AggregateInfo, type ProviderStore, safeLoadInventory } from '@stackspec/placement-query';
 import { z } from 'zod';
 import { classifyDocument } from './classify.js';
 
@@ -41,7 +41,7 @@ export interface CloudFlavor {
 /** What a folder of cloud description files holds, for `stackspec schedule`. */
 export interface Cloud {
   flavors: CloudFlavor[];
-  inventory?: { file: string; store: ProviderStore };
+  inventory?: { file: string; store: ProviderStore; aggregates: AggregateInfo[] };
   templates: (DeployTemplateInput & { file: string })[];
   driverSteps?: { file: string; steps: DriverStep[] };
   /** Problems met while reading (unreadable or invalid files). */
@@ -171,8 +171,14 @@ export async function loadCloud(paths: readonly string[], cwd: string): Promise<
       }
       case 'placement-inventory': {
         const r = safeLoadInventory(text, { filename: file });
-        if (r.ok) cloud.inventory = { file, store: r.store };
-        else cloud.diagnostics.push(...r.diagnostics);
+        if (r.ok) {
+          const aggregates = r.inventory.aggregates.map((a) => ({
+            uuid: a.uuid,
+            name: a.alias,
+            metadata: a.metadata,
+          }));
+          cloud.inventory = { file, store: r.store, aggregates };
+        } else cloud.diagnostics.push(...r.diagnostics);
         break;
       }
       case 'deploy-template':

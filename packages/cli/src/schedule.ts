@@ -5,7 +5,11 @@ import {
   explainDeploySteps,
   type PlanTemplate,
 } from '@stackspec/deploy-templates';
-import { type ValidationMode, validateExtraSpecs } from '@stackspec/extra-spec-validators';
+import {
+  type ExtraSpecRegistry,
+  type ValidationMode,
+  validateExtraSpecs,
+} from '@stackspec/extra-spec-validators';
 import {
   type AggregateInfo,
   type AllocationCandidatesRequest,
@@ -26,6 +30,8 @@ export interface ScheduleInput {
   mode?: ValidationMode;
   /** Nova release whose catalog applies (default the newest). */
   release?: string;
+  /** A registry with plugins (wins over `release`). */
+  registry?: ExtraSpecRegistry;
   /** Host aggregates with metadata, for the reservation rules. */
   aggregates?: readonly AggregateInfo[];
   /** The spec's required-member prefix (e.g. `reservation:`). */
@@ -102,7 +108,7 @@ export function schedule(input: ScheduleInput): ScheduleResult {
   const flavor = input.flavor;
   const validation = validateExtraSpecs(flavor.extraSpecs, {
     mode: input.mode ?? 'strict',
-    ...(input.release ? { release: input.release } : {}),
+    ...(input.registry ? { registry: input.registry } : input.release ? { release: input.release } : {}),
     basePath: flavor.specsPath,
   });
   result.extraSpecs = validation.diagnostics.map((d) => locate(d, flavor));

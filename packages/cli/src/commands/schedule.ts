@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { loadCloud } from '../cloud.js';
 import { createConfigResolver, loadConfig } from '../config.js';
+import { registryFor } from '../extra-spec-registry.js';
 import { type ScheduleResult, schedule } from '../schedule.js';
 
 interface ScheduleOptions {
@@ -159,8 +160,14 @@ export function addScheduleCommand(program: Command, io: CliIO, setExit: (code: 
           `No Placement inventory file was found in ${paths.join(', ')}.`,
           'Add a file with a providers list.',
         );
-      const config = loaded.config;
+      const config = structuredClone(loaded.config);
+      if (opts.release) config.extraSpecs.release = opts.release;
+      const choice = await registryFor(config, loaded.baseDir);
+      if (choice.pending.length)
+        io.stderr.write(`${formatDiagnostics(choice.pending.splice(0), { colors: c })}\n`);
       const result = schedule({
+        ...(choice.registry ? { registry: choice.registry } : {}),
+        aggregates: cloud.inventory.aggregates,
         flavor,
         store: cloud.inventory.store,
         templates: cloud.templates,

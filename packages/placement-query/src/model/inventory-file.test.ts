@@ -109,3 +109,39 @@ describe('long parent chains', () => {
     expect(store.providerByName('p4999')?.root.name).toBe('p0');
   });
 });
+
+describe('aggregate metadata', () => {
+  it('keeps the metadata of aggregates declared with it, and plain aliases too', () => {
+    const r = safeLoadInventory(
+      [
+        'aggregates:',
+        '  plain: 0000000b-0000-4000-8000-00000000000b',
+        '  reserved:',
+        '    uuid: 0000000A-0000-4000-8000-00000000000A',
+        '    metadata: {reservation: r-1}',
+        'providers:',
+        '  - name: cn1',
+        '    aggregates: [reserved, plain]',
+        '    inventories: {VCPU: 4}',
+      ].join('\n'),
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.inventory.aggregates).toEqual([
+      { alias: 'plain', uuid: '0000000b-0000-4000-8000-00000000000b', metadata: {} },
+      { alias: 'reserved', uuid: '0000000a-0000-4000-8000-00000000000a', metadata: { reservation: 'r-1' } },
+    ]);
+  });
+
+  it('points at a bad uuid inside an aggregate with metadata', () => {
+    const r = safeLoadInventory('aggregates:\n  a:\n    uuid: nope\nproviders: []\n', {
+      filename: 'inv.yaml',
+    });
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics[0]).toMatchObject({
+      code: 'inventory/invalid-uuid',
+      path: '/aggregates/a/uuid',
+      line: 3,
+    });
+  });
+});

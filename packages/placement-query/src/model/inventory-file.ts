@@ -88,7 +88,20 @@ export const InventoryFileSchema = z
   .object({
     traits: z.array(z.string()).optional(),
     resource_classes: z.array(z.string()).optional(),
-    aggregates: z.record(z.string(), z.string()).optional(),
+    /**
+     * Aggregate aliases: `alias: <uuid>`, or `alias: {uuid, metadata}` where
+     * `metadata` is the Nova host aggregate's metadata (what the reservation
+     * rules of flavor-to-request read).
+     */
+    aggregates: z
+      .record(
+        z.string(),
+        z.union([
+          z.string(),
+          z.strictObject({ uuid: z.string(), metadata: z.record(z.string(), z.string()).default({}) }),
+        ]),
+      )
+      .optional(),
     providers: z.array(InventoryProviderSchema),
     consumers: z.array(InventoryConsumerSchema).optional(),
   })
@@ -117,6 +130,8 @@ export interface ResolvedConsumer {
 
 /** An inventory with every reference resolved, parents before children. */
 export interface ResolvedInventory {
+  /** Aggregates declared in the `aggregates` section, with their metadata (empty when none is given). */
+  aggregates: { alias: string; uuid: string; metadata: Record<string, string> }[];
   customTraits: string[];
   customResourceClasses: string[];
   providers: ResolvedProvider[];
@@ -275,13 +290,23 @@ export function resolveInventory(
     } else customClasses.add(c);
   });
   const aliases = new Map<string, string>();
-  for (const [alias, uuid] of Object.entries(file.aggregates ?? {})) {
+  const declaredAggregates: ResolvedInventory['aggregates'] = [];
+  for (const [alias, value] of Object.entries(file.aggregates ?? {})) {
+    const uuid = typeof value === 'string' ? value : value.uuid;
     if (!isUuidLike(uuid)) {
-      report(['aggregates', alias], {
+      report(typeof value === 'string' ? ['aggregates', alias] : ['aggregates', alias, 'uuid'], {
         code: 'inventory/invalid-uuid',
         message: `Aggregate ${alias} must map to a UUID, not '${uuid}'.`,
       });
-    } else aliases.set(alias, normalizeUuid(uuid) as string);
+    } else {
+      const normal = normalizeUuid(uuid) as string;
+      aliases.set(alias, normal);
+      declaredAggregates.push({
+        alias,
+        uuid: normal,
+        metadata: typeof value === 'string' ? {} : { ...value.metadata },
+      });
+    }
   }
 
   // Flatten nested providers, remembering where each came from.
@@ -562,6 +587,7 @@ export function resolveInventory(
     ok: true,
     diagnostics,
     inventory: {
+      aggregates: declaredAggregates,
       customTraits: [...customTraits].sort(),
       customResourceClasses: [...customClasses].sort(),
       providers: ordered,
