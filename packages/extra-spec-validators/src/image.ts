@@ -10,7 +10,7 @@ import {
 import { pyRepr } from './http/pyjson.js';
 import { translatePythonRegex } from './python-regex.js';
 import { PY_INT_MAX_DIGITS, parsePythonInt, pythonStrip } from './python-values.js';
-import type { CompiledEntry, ExtraSpecRegistry, RegisteredExtraSpec } from './registry.js';
+import { type ExtraSpecRegistry, internals, type RegisteredExtraSpec } from './registry.js';
 import type { NovaRelease } from './releases.js';
 import { builtinRegistry, type ValidateExtraSpecsResult } from './validate.js';
 import { compileValueRule, describeValueRule, ValueVerdict } from './value-check.js';
@@ -256,7 +256,7 @@ export function validateImageProperties(
       }
       continue;
     }
-    const spec = registry.compiled(match.spec) as CompiledEntry;
+    const spec = internals(registry).compiled(match.spec);
     const rule = spec.definition.imageValue ?? spec.value;
     if (mode === 'nova') {
       const numa = /^hw_numa_(cpus|mem)\./.test(name);

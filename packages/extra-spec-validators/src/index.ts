@@ -20,10 +20,18 @@ export type {
   ValueRule,
 } from './define.js';
 export {
+  BoolValueSchema,
+  DependencySchema,
+  DeprecationSchema,
   defineExtraSpec,
   ExtraSpecInputSchema,
+  HistoryEntrySchema,
+  IntValueSchema,
   isExtraSpecDefinition,
   namespaceOf,
+  ParameterSchema,
+  StrValueSchema,
+  SupportStatusSchema,
   ValueRuleSchema,
 } from './define.js';
 export type { FlavorEntry, ReadFlavorFileResult } from './flavors.js';
@@ -34,7 +42,8 @@ export type { ImagePropertyMatch, ValidateImagePropertiesOptions } from './image
 export { findImageProperty, IMAGE_ONLY_PROPERTIES, validateImageProperties } from './image.js';
 export type { LoadExtraSpecPluginsOptions, LoadExtraSpecPluginsResult } from './plugins.js';
 export { loadExtraSpecPlugins, PLUGIN_KIND } from './plugins.js';
-export { translatePythonRegex } from './python-regex.js';
+export { PythonRegexError, translatePythonRegex } from './python-regex.js';
+export type { PythonInt } from './python-values.js';
 export { parsePythonBool, parsePythonInt } from './python-values.js';
 export type {
   ExtraSpecMatch,

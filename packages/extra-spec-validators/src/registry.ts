@@ -57,7 +57,7 @@ export interface RegisteredExtraSpec {
   readonly nameRegex: string;
 }
 
-/** @internal What the hot path needs per entry. */
+/** What the hot path needs per entry (internal). */
 export interface CompiledEntry extends RegisteredExtraSpec {
   /** `nameRegex` compiled with Python's full-match semantics. */
   readonly nameMatcher: RegExp;
@@ -95,14 +95,33 @@ export interface ExtraSpecRegistry {
   suggest(key: string, limit?: number): string[];
   /** Problems met while building: plugins redefining a name, and similar. */
   readonly conflicts: readonly Diagnostic[];
-  /** @internal Nova's lookup (names read as regular expressions, exact names first). */
+}
+
+/** What the package's own code uses of a registry, beyond its public face (internal). */
+export interface InternalRegistry extends ExtraSpecRegistry {
+  /** Nova's lookup (names read as regular expressions, exact names first). */
   novaLookup(key: string): CompiledEntry | 'template' | undefined;
-  /** @internal Whether Nova would treat the text before the first `:` as one of its namespaces. */
+  /** Whether Nova would treat the text before the first `:` as one of its namespaces. */
   isOwnedNamespace(namespace: string): boolean;
-  /** @internal The compiled form of an entry. */
+  /** The compiled form of an entry. */
   compiled(spec: RegisteredExtraSpec): CompiledEntry;
-  /** @internal Like `lookup` without placeholder values: the entry, `'template'`, or `undefined`. */
+  /** Like `lookup` without placeholder values: the entry, `'template'`, or `undefined`. */
   find(key: string): CompiledEntry | 'template' | undefined;
+}
+
+/**
+ * The internal face of a registry made by {@link createExtraSpecRegistry}
+ * (by this or another copy of the package). Throws `SpecError`
+ * (`extra-specs/bad-registry`) for any other object.
+ */
+export function internals(registry: ExtraSpecRegistry): InternalRegistry {
+  const r = registry as Partial<InternalRegistry>;
+  if (typeof r.novaLookup !== 'function' || typeof r.find !== 'function') {
+    throw new SpecError('The registry was not made by createExtraSpecRegistry.', {
+      code: 'extra-specs/bad-registry',
+    });
+  }
+  return registry as InternalRegistry;
 }
 
 function pythonNameRegex(name: string, parameters: readonly ExtraSpecParameter[]): string {
@@ -206,6 +225,10 @@ function normalisePlugins(list: readonly (ExtraSpecPlugin | ExtraSpecDefinition)
  * registry.lookup('hw:numa_cpus.0')?.spec.name; // 'hw:numa_cpus.{num}'
  */
 export function createExtraSpecRegistry(options: ExtraSpecRegistryOptions = {}): ExtraSpecRegistry {
+  return createRegistry(options);
+}
+
+function createRegistry(options: ExtraSpecRegistryOptions): InternalRegistry {
   const release = resolveRelease(options.release);
   const builtin = options.builtins === false ? [] : extraSpecsForRelease(release);
   const plugins = normalisePlugins(options.plugins ?? []);

@@ -15,6 +15,7 @@ import {
   createExtraSpecRegistry,
   type ExtraSpecRegistry,
   findInAnyRelease,
+  internals,
 } from './registry.js';
 import { describeRelease, type NovaRelease, resolveRelease } from './releases.js';
 import { describeValueRule, novaValueMessage, ValueVerdict } from './value-check.js';
@@ -95,7 +96,8 @@ export function checkNovaExtraSpec(
   value: string,
   registry: ExtraSpecRegistry = builtinRegistry(),
 ): string | undefined {
-  const entry = registry.novaLookup(key);
+  const inner = internals(registry);
+  const entry = inner.novaLookup(key);
   if (entry === 'template') {
     const spec = registry.get(key) as CompiledEntry;
     return `${NOVA_PREFIX}expected a name of format '${spec.name}' but got '${key}'.`;
@@ -107,7 +109,7 @@ export function checkNovaExtraSpec(
       : NOVA_PREFIX + novaValueMessage(entry.value, value, verdict);
   }
   const colon = key.indexOf(':');
-  if (colon < 0 || !registry.isOwnedNamespace(key.slice(0, colon))) return undefined;
+  if (colon < 0 || !inner.isOwnedNamespace(key.slice(0, colon))) return undefined;
   return `${NOVA_PREFIX}extra spec '${key}' does not appear to be a valid extra spec.`;
 }
 
@@ -207,7 +209,7 @@ function checkOurs(
     );
     return;
   }
-  const match = registry.find(key);
+  const match = internals(registry).find(key);
   if (match === undefined || match === 'template') {
     const severity = mode === 'strict' ? 'error' : 'warning';
     const hint =
@@ -345,7 +347,7 @@ export function validateExtraSpecs(
           ? unknownKeyHint(registry, key)
           : template
             ? undefined
-            : valueHint((registry.novaLookup(key) as CompiledEntry).value, value);
+            : valueHint((internals(registry).novaLookup(key) as CompiledEntry).value, value);
         diagnostics.push(
           createDiagnostic({
             code: unknown || template ? 'extra-specs/unknown-key' : 'extra-specs/invalid-value',
