@@ -109,6 +109,16 @@ describe('validateExtraSpecs in strict mode', () => {
     expect(codes(r)).toEqual(['extra-specs/invalid-key-syntax', 'extra-specs/value-too-long']);
   });
 
+  it('counts characters as Nova does (code points), not UTF-16 units', () => {
+    const emoji = '\u{1f600}';
+    expect(validateExtraSpecs({ 'acme:label': emoji.repeat(255) }, { mode: 'permissive' }).ok).toBe(true);
+    const r = validateExtraSpecs({ 'acme:label': `${emoji.repeat(255)}x` }, { mode: 'permissive' });
+    expect(codes(r)).toEqual(['extra-specs/value-too-long']);
+    expect(r.diagnostics[0]?.message).toContain('has 256 characters');
+    // A lone surrogate is one character too.
+    expect(validateExtraSpecs({ 'acme:label': '\ud800'.repeat(256) }, { mode: 'permissive' }).ok).toBe(false);
+  });
+
   it('refuses values that are not strings, with a hint to quote them', () => {
     const r = validateExtraSpecs({ 'hw:numa_nodes': 2 } as unknown as Record<string, string>);
     expect(r.diagnostics[0]).toMatchObject({ code: 'extra-specs/invalid-type', hint: "Quote it: '2'." });

@@ -199,12 +199,15 @@ function checkOurs(
     );
     return;
   }
-  if (value.length > API_MAX_VALUE) {
+  // Nova's API schema counts code points, as Python's len() does; a string
+  // counts at least as many UTF-16 units, so short values skip the count.
+  const length = value.length > API_MAX_VALUE ? codePoints(value) : value.length;
+  if (length > API_MAX_VALUE) {
     out.push(
       createDiagnostic({
         code: 'extra-specs/value-too-long',
         path,
-        message: `The value of '${key}' has ${value.length} characters; Nova stores at most ${API_MAX_VALUE}.`,
+        message: `The value of '${key}' has ${length} characters; Nova stores at most ${API_MAX_VALUE}.`,
       }),
     );
     return;
@@ -266,6 +269,20 @@ function checkOurs(
       }),
     );
   }
+}
+
+function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    // A low surrogate after a high one completes a character already counted.
+    if (c >= 0xdc00 && c <= 0xdfff && i > 0) {
+      const prev = text.charCodeAt(i - 1);
+      if (prev >= 0xd800 && prev <= 0xdbff) continue;
+    }
+    n += 1;
+  }
+  return n;
 }
 
 function example(template: string): string {
