@@ -34,7 +34,11 @@ export function registryFor(config: StackspecConfig, baseDir: string): Promise<R
   let hit = registries.get(key);
   if (!hit) {
     hit = (async () => {
-      const loaded = await loadExtraSpecPlugins({ ...(discover ? { root: baseDir } : {}), modules: plugins });
+      const loaded = await loadExtraSpecPlugins({
+        ...(discover ? { root: baseDir } : {}),
+        cwd: baseDir,
+        modules: plugins,
+      });
       if (!loaded.plugins.length && !loaded.diagnostics.length) return { pending: [] };
       const registry = createExtraSpecRegistry({ plugins: loaded.plugins, ...(release ? { release } : {}) });
       return { registry, pending: [...loaded.diagnostics, ...registry.conflicts] };
