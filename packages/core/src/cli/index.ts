@@ -15,7 +15,7 @@ export {
 } from './output.js';
 export type { Progress, ProgressOptions } from './progress.js';
 export { createProgress } from './progress.js';
-export type { CliIO, OutputOptionValues, RunCliOptions } from './run.js';
+export type { CliInput, CliIO, OutputOptionValues, RunCliOptions } from './run.js';
 export {
   addOutputOptions,
   createProgram,

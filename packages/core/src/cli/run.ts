@@ -26,13 +26,21 @@ export function exitCodeFor(error: unknown): number {
   return error.kind === 'usage' || error.kind === 'spec' ? EXIT.usage : EXIT.findings;
 }
 
+/**
+ * Standard input as a command reads it: anything `for await` can walk
+ * chunk by chunk, such as `process.stdin` or `Readable.from(['text'])`.
+ * Declared structurally so that the types of a package re-exporting
+ * {@link CliIO} compile without `@types/node`.
+ */
+export type CliInput = AsyncIterable<string | Uint8Array>;
+
 /** Where a command reads and writes; injectable so tests need no process. */
 export interface CliIO {
   stdout: { write(text: string): unknown; isTTY?: boolean };
   stderr: { write(text: string): unknown; isTTY?: boolean };
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
-  stdin?: NodeJS.ReadableStream;
+  stdin?: CliInput;
 }
 
 /** The real process's streams and environment. */
