@@ -52,6 +52,7 @@ describe('stackspec-image explain', () => {
     const r = await cli('explain', join(specDir(), 'image.yaml'), '--format', 'json');
     const json = JSON.parse(r.out);
     expect(json.count).toBe(5);
+    expect(json.topLevelCount).toBe(3);
     expect(json.arguments[0]).toMatchObject({ name: 'java_distro', default: 'openjdk', required: false });
   });
 
@@ -182,5 +183,20 @@ describe('stackspec-image validate', () => {
     const r = await cli('validate', join(dir, 'image.yaml'), '--local', '--verbose', '--timeout', '60');
     expect(r.code).toBe(0);
     expect(r.out).toContain('✓ script probe (inline)');
+  });
+
+  it('locates a failing script at its line in the spec and names the script file apart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'siv-cli-'));
+    mkdirSync(join(dir, 'common'));
+    writeFileSync(join(dir, 'common/check-hostname.sh'), '#!/bin/bash\necho no hostname >&2\nexit 3\n');
+    writeFileSync(
+      join(dir, 'image.yaml'),
+      'validators:\n  - script: {probe: {inline: "true"}}\n  - script: common/check-hostname.sh\n',
+    );
+    const r = await cli('validate', join(dir, 'image.yaml'), '--local', '--timeout', '60');
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`  at ${join(dir, 'image.yaml')}:3 (/validators/1)`);
+    expect(r.out).toContain(`  script: ${join(dir, 'common/check-hostname.sh')}`);
+    expect(r.out).not.toContain('check-hostname.sh:3');
   });
 });

@@ -347,6 +347,7 @@ function summarize(report: ValidationReport, c: ReturnType<typeof createColors>)
   const lines = [`${c.red(c.bold('✖ validation failed'))}${on}: ${f?.message ?? 'unknown failure'}`];
   if (f?.line || f?.path)
     lines.push(`  at ${f.file ?? ''}${f.line ? `:${f.line}` : ''}${f.path ? ` (${f.path})` : ''}`);
+  if (f?.scriptPath) lines.push(`  script: ${f.scriptPath}`);
   if (f?.command) lines.push(`  command: ${f.command}`);
   if (f?.stderr?.trim()) lines.push(`  stderr:\n${indentText(f.stderr)}`);
   if (f?.stdout?.trim()) lines.push(`  stdout:\n${indentText(f.stdout)}`);

@@ -51,6 +51,7 @@ describe('explainImageSpec', () => {
   it('describes the same as JSON', async () => {
     const explained = explainImageSpec(load());
     expect(explained.count).toBe(8);
+    expect(explained.topLevelCount).toBe(4);
     await expect(`${JSON.stringify(explained, null, 2)}\n`).toMatchFileSnapshot('fixtures/explain.snap.json');
   });
 
@@ -58,5 +59,14 @@ describe('explainImageSpec', () => {
     expect(formatExplainedSpec(explainImageSpec(loadImageSpec('validators: []\n')))).toBe(
       "Arguments: none\nValidators (0, run in order as one 'all'):",
     );
+  });
+
+  it('counts top-level validators first and adds the nested total when they differ', () => {
+    const flat = formatExplainedSpec(
+      explainImageSpec(loadImageSpec('validators: [{package: a}, {package: b}]\n')),
+    );
+    expect(flat).toContain("Validators (2, run in order as one 'all'):");
+    const nested = formatExplainedSpec(explainImageSpec(load()));
+    expect(nested).toContain("Validators (4 top-level, 8 in all, run in order as one 'all'):");
   });
 });

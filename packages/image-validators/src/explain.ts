@@ -26,6 +26,8 @@ export interface ExplainedSpec {
   validators: ExplainedValidator[];
   /** How many validators the spec holds, nested ones included. */
   count: number;
+  /** How many validators the top-level list holds (the length of `validators`). */
+  topLevelCount: number;
 }
 
 function pyTypeName(v: PyValue): string {
@@ -104,6 +106,7 @@ export function explainImageSpec(spec: ImageSpec): ExplainedSpec {
     })),
     validators: spec.validators.map((v) => explainNode(v, counter)),
     count: counter.n,
+    topLevelCount: spec.validators.length,
   };
 }
 
@@ -123,7 +126,9 @@ export function formatExplainedSpec(explained: ExplainedSpec): string {
     );
     if (a.description) lines.push(`      ${a.description}`);
   }
-  lines.push(`Validators (${explained.count}, run in order as one 'all'):`);
+  const { count, topLevelCount } = explained;
+  const counted = count === topLevelCount ? `${count}` : `${topLevelCount} top-level, ${count} in all`;
+  lines.push(`Validators (${counted}, run in order as one 'all'):`);
   const walk = (list: readonly ExplainedValidator[], indent: string) => {
     list.forEach((v, i) => {
       lines.push(`${indent}${i + 1}. ${v.type}: ${v.summary}${v.line ? `  [line ${v.line}]` : ''}`);

@@ -59,6 +59,9 @@ describe('loadImageSpec', () => {
       kind: 'script',
       name: 'java/setup-java-home',
       body: '#!/bin/bash\necho hi\n',
+      file: 'blueprint.yaml',
+      line: 10,
+      scriptPath: join(dir, 'java/setup-java-home'),
     });
     expect(pkg).toMatchObject({ packages: [{ name: 'hadoop' }, { name: 'lzo', version: '2.0' }], line: 11 });
   });
@@ -204,7 +207,7 @@ describe('loadImageSpec', () => {
       const a = root({ 's/x': '' });
       const b = root({ 's/x': 'from b\n' });
       const spec = loadImageSpec('validators:\n  - script: s/x\n', { resourceRoots: [a, b] });
-      expect(spec.validators[0]).toMatchObject({ body: 'from b\n', file: join(b, 's/x') });
+      expect(spec.validators[0]).toMatchObject({ body: 'from b\n', scriptPath: join(b, 's/x') });
     });
 
     it('resolves relative roots against baseDir', () => {

@@ -528,7 +528,7 @@ class Loader {
       name,
       inline: inline !== undefined,
       body: body.body,
-      ...(body.file ? { file: body.file } : {}),
+      ...(body.file ? { scriptPath: body.file } : {}),
       envVars,
       ...(output ? { output } : {}),
     };
@@ -561,7 +561,7 @@ class Loader {
       name,
       inline: inline !== undefined,
       body: body.body,
-      ...(body.file ? { file: body.file } : {}),
+      ...(body.file ? { scriptPath: body.file } : {}),
       target: `/tmp/${target}`,
       ...(output ? { output } : {}),
     };

@@ -34,8 +34,11 @@ export interface ScriptNode extends NodeBase {
   name: string;
   inline: boolean;
   body: string;
-  /** The file the body came from. */
-  file?: string;
+  /**
+   * The resource file the body came from (absent for `inline`). `file`,
+   * like every node's, is the spec file the validator is written in.
+   */
+  scriptPath?: string;
   /** Extra variables to export besides `test_only`, `distro`, `SIV_DISTRO` and `SIV_RECONCILE`. */
   envVars: string[];
   /** Variable that receives the script's standard output. */
@@ -48,7 +51,8 @@ export interface CopyScriptNode extends NodeBase {
   name: string;
   inline: boolean;
   body: string;
-  file?: string;
+  /** The resource file the body came from (absent for `inline`); `file` is the spec file. */
+  scriptPath?: string;
   /** Absolute target path on the machine. */
   target: string;
   /** Accepted for compatibility; Sahara never uses it. */

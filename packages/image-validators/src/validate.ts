@@ -96,6 +96,8 @@ export interface ValidatorResult extends SpecLocation {
   status: 'running' | 'passed' | 'fixed' | 'failed' | 'skipped';
   commands: CommandRecord[];
   message?: string;
+  /** For `script` and `copy_script`: the resource file the script came from (`file` is the spec). */
+  scriptPath?: string;
 }
 
 /** Why a validation failed. */
@@ -107,6 +109,8 @@ export interface ValidationFailure extends Partial<SpecLocation> {
   message: string;
   /** The message Sahara would give (without its `Error ID` lines). */
   saharaMessage: string;
+  /** For `script` and `copy_script`: the resource file the script came from (`file` is the spec). */
+  scriptPath?: string;
   command?: string;
   exitCode?: number;
   stdout?: string;
@@ -288,6 +292,7 @@ class Run {
       path: node.path,
       ...(node.file ? { file: node.file } : {}),
       ...(node.line ? { line: node.line, column: node.column } : {}),
+      ...scriptPathOf(node),
       message: `${what}: \`${command}\` exited with status ${r.exitCode}${detail ? ` (${detail})` : ''}.`,
       saharaMessage: VALIDATION_PREFIX + saharaCommandMessage(command, r),
       command,
@@ -370,6 +375,7 @@ class Run {
       path: node.path,
       ...(node.file ? { file: node.file } : {}),
       ...(node.line ? { line: node.line, column: node.column } : {}),
+      ...scriptPathOf(node),
       depth,
       mode: reconcile ? 'fix' : 'check',
       status: 'running',
@@ -742,6 +748,12 @@ function variablesOf(map: Map<string, PyValue>): Record<string, string> {
   return out;
 }
 
+function scriptPathOf(node: ValidatorNode): { scriptPath?: string } {
+  return (node.kind === 'script' || node.kind === 'copy_script') && node.scriptPath
+    ? { scriptPath: node.scriptPath }
+    : {};
+}
+
 function diagnosticOf(f: ValidationFailure): Diagnostic {
   return createDiagnostic({
     code: f.code,
@@ -751,7 +763,9 @@ function diagnosticOf(f: ValidationFailure): Diagnostic {
     ...(f.line ? { line: f.line } : {}),
     ...(f.column ? { column: f.column } : {}),
     ...(f.command
-      ? { hint: `Command: ${f.command}${f.stderr?.trim() ? `\nstderr: ${firstLine(f.stderr)}` : ''}` }
+      ? {
+          hint: `${f.scriptPath ? `Script: ${f.scriptPath}\n` : ''}Command: ${f.command}${f.stderr?.trim() ? `\nstderr: ${firstLine(f.stderr)}` : ''}`,
+        }
       : {}),
   });
 }
