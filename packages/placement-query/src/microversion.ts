@@ -1,5 +1,12 @@
-import { formatMicroversion, type HeaderSource, type Microversion, parseMicroversion } from '@stackspec/core';
-import { pyInt, pyRepr, pySplitOnce, pyStrip } from './python.js';
+import {
+  formatMicroversion,
+  type HeaderSource,
+  type Microversion,
+  parseMicroversion,
+  pyRepr,
+  pyStrip,
+} from '@stackspec/core';
+import { pyInt, pySplitOnce } from './python.js';
 
 /** Oldest microversion Placement serves. */
 export const MIN_MICROVERSION = '1.0';

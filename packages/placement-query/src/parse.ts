@@ -1,23 +1,18 @@
 import {
+  compilePythonRegex,
   didYouMean,
   isStackspecError,
   isUuidLike,
   type Microversion,
+  pyCompare,
+  pyRepr,
+  pyStrip,
   type StackspecError,
   suggest,
 } from '@stackspec/core';
 import { PLACEMENT_ERROR_CODES, queryError, routeNotFound } from './errors.js';
 import { atLeast, toMicroversion, versionText } from './microversion.js';
-import {
-  pyCompare,
-  pyDollarBody,
-  pyInt,
-  pyListRepr,
-  pyLstrip,
-  pyRepr,
-  pySortedSet,
-  pyStrip,
-} from './python.js';
+import { pyInt, pyLstrip, pySortedSet } from './python.js';
 import { type QueryInput, QueryParams } from './query-params.js';
 import type {
   AllocationCandidatesRequest,
@@ -54,16 +49,23 @@ interface QuerySchemaRules {
   patterns?: string[];
 }
 
-// Python's `$` also matches before one final newline.
-function pyFullMatch(pattern: RegExp, text: string): RegExpExecArray | null {
-  return pattern.exec(text) ?? (text.endsWith('\n') ? pattern.exec(pyDollarBody(text)) : null);
+// Placement's patterns are Python regexes applied with re.search, where `$`
+// also matches before one final newline (so `limit=5%0A` passes).
+const compiled = new Map<string, RegExp>();
+function pySearch(source: string, text: string): RegExpExecArray | null {
+  let re = compiled.get(source);
+  if (!re) {
+    re = compilePythonRegex(source);
+    compiled.set(source, re);
+  }
+  return re.exec(text);
 }
 
-const LIMIT_PATTERN = /^[1-9][0-9]*$/;
+const LIMIT_PATTERN = '^[1-9][0-9]*$';
 
 const limitRule: PropertyRule = {
   name: 'limit',
-  check: (v) => (pyFullMatch(LIMIT_PATTERN, v) ? undefined : `${pyRepr(v)} does not match '^[1-9][0-9]*$'`),
+  check: (v) => (pySearch(LIMIT_PATTERN, v) ? undefined : `${pyRepr(v)} does not match '^[1-9][0-9]*$'`),
 };
 const groupPolicyRule: PropertyRule = {
   name: 'group_policy',
@@ -72,10 +74,6 @@ const groupPolicyRule: PropertyRule = {
 };
 function uuidRule(name: string): PropertyRule {
   return { name, check: (v) => (isUuidLike(v) ? undefined : `${pyRepr(v)} is not a 'uuid'`) };
-}
-
-function compilePattern(source: string): RegExp {
-  return new RegExp(source);
 }
 
 const KNOWN_KEYS = [
@@ -99,14 +97,14 @@ function unknownKeyHint(key: string, fallback: string | undefined): string | und
 function validateSchema(params: QueryParams, rules: QuerySchemaRules, parameterHint?: string): void {
   const keys = params.keys();
   const known = new Set(rules.properties.map((p) => p.name));
-  const patterns = (rules.patterns ?? []).map(compilePattern);
+  const patterns = rules.patterns ?? [];
   if (rules.required && !params.has(rules.required)) {
     throw queryError(`${INVALID}'${rules.required}' is a required property`, {
       diagnostic: 'placement-query/missing-parameter',
       parameter: rules.required,
     });
   }
-  const extras = keys.filter((k) => !known.has(k) && !patterns.some((p) => pyFullMatch(p, k)));
+  const extras = keys.filter((k) => !known.has(k) && !patterns.some((p) => pySearch(p, k)));
   if (extras.length) {
     const sorted = [...extras].sort(pyCompare);
     const joined = sorted.map(pyRepr).join(', ');
@@ -411,7 +409,7 @@ export function parseAllocationCandidatesQuery(
   const limitText = params.first('limit');
   if (limitText !== undefined) {
     // Placement validates the last value but uses the first; a bad first value is a 500 there.
-    const n = pyFullMatch(LIMIT_PATTERN, limitText) ? pyInt(limitText) : undefined;
+    const n = pySearch(LIMIT_PATTERN, limitText) ? pyInt(limitText) : undefined;
     if (n === undefined) {
       throw queryError(`${INVALID}${pyRepr(limitText)} does not match '^[1-9][0-9]*$'`, {
         diagnostic: 'placement-query/invalid-value',
@@ -475,12 +473,10 @@ export function parseAllocationCandidatesQuery(
   }
 
   // Request groups, in order of first appearance.
-  const keyPattern = new RegExp(
-    `^(${GROUP_PREFIXES.join('|')})(${atLeast(version, 33) ? GROUP_PAT_1_33 : GROUP_PAT})?$`,
-  );
+  const keyPattern = `^(${GROUP_PREFIXES.join('|')})(${atLeast(version, 33) ? GROUP_PAT_1_33 : GROUP_PAT})?$`;
   const groups = new Map<string, RequestGroup>();
   for (const [key, value] of params.pairs) {
-    const m = pyFullMatch(keyPattern, key);
+    const m = pySearch(keyPattern, key);
     if (!m) continue;
     const prefix = m[1] as GroupPrefix;
     const suffix = m[2] ?? '';
@@ -533,7 +529,7 @@ export function parseAllocationCandidatesQuery(
     const bad = resourceless.filter((s) => !named.has(s)).sort(pyCompare);
     if (bad.length) {
       throw queryError(
-        `Resourceless suffixed group request should be specified in \`same_subtree\` query param: bad group(s) - ${pyListRepr(bad)}.`,
+        `Resourceless suffixed group request should be specified in \`same_subtree\` query param: bad group(s) - ${pyRepr(bad)}.`,
         {
           diagnostic: 'placement-query/resourceless-group',
           parameter: bad[0] === '' ? 'required' : `required${bad[0]}`,
@@ -545,7 +541,7 @@ export function parseAllocationCandidatesQuery(
     const unknown = [...named].filter((s) => !groups.has(s)).sort(pyCompare);
     if (unknown.length) {
       throw queryError(
-        `Real suffixes should be specified in \`same_subtree\`: ${pyListRepr(unknown)} not found in ${pyListRepr(list.map((g) => g.suffix))}.`,
+        `Real suffixes should be specified in \`same_subtree\`: ${pyRepr(unknown)} not found in ${pyRepr(list.map((g) => g.suffix))}.`,
         { diagnostic: 'placement-query/unknown-group', parameter: 'same_subtree' },
         PLACEMENT_ERROR_CODES.badValue,
       );

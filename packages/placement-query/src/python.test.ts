@@ -1,6 +1,8 @@
+import { pyRepr, pyStrip } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
-import { pyInt, pyListRepr, pyLstrip, pyRepr, pyStrip } from './python.js';
+import { pyInt, pyLstrip, pySortedSet, pySplitOnce } from './python.js';
 
+// pyStrip and pyRepr come from core; the cases Placement's parsing relies on stay here.
 describe('python helpers', () => {
   it('strips the whitespace Python strips, not a BOM', () => {
     expect(pyStrip('\x1c a \x85')).toBe('a');
@@ -35,6 +37,16 @@ describe('python helpers', () => {
     expect(pyRepr('a\'b"c')).toBe("'a\\'b\"c'");
     expect(pyRepr('a\nb\\')).toBe("'a\\nb\\\\'");
     expect(pyRepr('\x00\u200b\xa0é')).toBe("'\\x00\\u200b\\xa0é'");
-    expect(pyListRepr(['', '1'])).toBe("['', '1']");
+    expect(pyRepr(['', '1'])).toBe("['', '1']");
+  });
+
+  it('sorts a set by code point', () => {
+    expect(pySortedSet(['b', 'a', '\u{1F600}', '\uffff', 'a'])).toEqual(['a', 'b', '\uffff', '\u{1F600}']);
+  });
+
+  it('splits off the first word like split(None, 1)', () => {
+    expect(pySplitOnce('  placement \u3000 1.5 x ')).toEqual(['placement', '1.5 x ']);
+    expect(pySplitOnce('word')).toEqual(['word']);
+    expect(pySplitOnce(' \x85 ')).toEqual([]);
   });
 });

@@ -1,22 +1,7 @@
 // Small helpers that reproduce how Python (and therefore Placement) reads text,
-// so our 400s fire on exactly the inputs Placement rejects.
-
-// Characters str.strip() removes by default (str.isspace() in CPython).
-const PY_SPACE =
-  ' \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
-
-function isPySpace(ch: string): boolean {
-  return PY_SPACE.includes(ch);
-}
-
-/** Python's `str.strip()` with no argument. */
-export function pyStrip(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && isPySpace(text.charAt(start))) start += 1;
-  while (end > start && isPySpace(text.charAt(end - 1))) end -= 1;
-  return text.slice(start, end);
-}
+// so our 400s fire on exactly the inputs Placement rejects. The general ones
+// (repr, strip, ordering) come from core.
+import { isPySpace, pyCompare, pyStrip } from '@stackspec/core';
 
 /** Python's `str.lstrip(chars)`. */
 export function pyLstrip(text: string, chars: string): string {
@@ -66,53 +51,6 @@ export function pyInt(text: string): bigint | undefined {
   }
   if (!lastWasDigit) return undefined;
   return negative ? -value : value;
-}
-
-const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|[^\P{Zs} ]/u;
-
-/** Python's `repr()` of a `str`, used where Placement formats lists into messages. */
-export function pyRepr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) ?? 0;
-    if (ch === quote || ch === '\\') out += `\\${ch}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-    else if (NON_PRINTABLE.test(ch)) {
-      if (cp <= 0xff) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-      else if (cp <= 0xffff) out += `\\u${cp.toString(16).padStart(4, '0')}`;
-      else out += `\\U${cp.toString(16).padStart(8, '0')}`;
-    } else out += ch;
-  }
-  return out + quote;
-}
-
-/** Python's `repr()` of a list of strings: `['a', 'b']`. */
-export function pyListRepr(items: readonly string[]): string {
-  return `[${items.map(pyRepr).join(', ')}]`;
-}
-
-/**
- * Whether a regular expression anchored with Python's `$` matches: Python's
- * `$` also matches just before one trailing newline, so `resources1\n`
- * passes `^resources([1-9][0-9]*)?$`. Returns the text without that newline.
- */
-export function pyDollarBody(text: string): string {
-  return text.endsWith('\n') ? text.slice(0, -1) : text;
-}
-
-/** Python's ordering of `str` values (by code point), for `sorted()`. */
-export function pyCompare(a: string, b: string): number {
-  const ca = Array.from(a);
-  const cb = Array.from(b);
-  for (let i = 0; i < Math.min(ca.length, cb.length); i += 1) {
-    const d = (ca[i]?.codePointAt(0) ?? 0) - (cb[i]?.codePointAt(0) ?? 0);
-    if (d) return d;
-  }
-  return ca.length - cb.length;
 }
 
 /** `sorted(set(items))`. */

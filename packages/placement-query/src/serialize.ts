@@ -1,7 +1,7 @@
-import { createDiagnostic, ValidationError } from '@stackspec/core';
+import { createDiagnostic, pyCompare, ValidationError } from '@stackspec/core';
 import { atLeast, toMicroversion } from './microversion.js';
 import { parsePlacementQuery } from './parse.js';
-import { pyCompare, pySortedSet } from './python.js';
+import { pySortedSet } from './python.js';
 import {
   type AllocationCandidatesRequest,
   type PlacementQuery,

@@ -1,5 +1,7 @@
 // Placement's request-body schemas (placement/schemas/*.py), per microversion.
-import type { Schema } from './json-schema.js';
+// Key order follows Placement's dicts: jsonschema reports errors in that
+// order, and best_match keeps the first of equally relevant ones.
+import type { JsonSchemaObject as Schema } from '@stackspec/core';
 
 const MAX_INT = 2147483647;
 const SQL_SP_FLOAT_MAX = 3.40282e38;
@@ -169,5 +171,5 @@ export function allocationSchema(minor: number): Schema {
     properties.consumer_type = { type: 'string', pattern: RC_PATTERN, minLength: 1, maxLength: 255 };
     required.push('consumer_type');
   }
-  return { type: 'object', properties, additionalProperties: false, additionalFirst: true, required };
+  return { type: 'object', properties, additionalProperties: false, required };
 }

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { isStackspecError, isUuidLike, type Microversion, normalizeUuid } from '@stackspec/core';
+import {
+  isStackspecError,
+  isUuidLike,
+  type JsonSchemaObject,
+  type Microversion,
+  normalizeUuid,
+  pyRepr,
+  readJsonBody,
+  schemaErrorMessage,
+} from '@stackspec/core';
 import { findAllocationCandidates } from '../engine/candidates.js';
 import { listResourceProviders } from '../engine/providers.js';
 import { renderCandidatesBytes, renderProvider, renderProviderListJson } from '../engine/render.js';
@@ -13,9 +22,7 @@ import {
   type ProviderStore,
 } from '../model/store.js';
 import { parseAllocationCandidatesQuery, parseResourceProvidersQuery } from '../parse.js';
-import { pyRepr } from '../python.js';
 import { QueryParams } from '../query-params.js';
-import { type Schema, schemaError } from './json-schema.js';
 import {
   allocationSchema,
   BASE_INVENTORY_SCHEMA,
@@ -149,34 +156,20 @@ function requireJson(ctx: Ctx): void {
   }
 }
 
-async function readText(request: Request, maxBytes: number): Promise<string> {
-  if (!request.body) return '';
-  // Read no more than the limit, whatever Content-Length claims.
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new ApiError(413, `The request body is larger than ${maxBytes} bytes.`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+// Placement checks `format: uuid` with oslo's is_uuid_like (registered in placement.util).
+const SCHEMA_OPTIONS = { formats: { uuid: isUuidLike } };
 
-async function readBody(ctx: Ctx, schema: Schema, maxBytes: number): Promise<unknown> {
-  const text = await readText(ctx.request, maxBytes);
+async function readBody(ctx: Ctx, schema: JsonSchemaObject, maxBytes: number): Promise<unknown> {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = await readJsonBody(ctx.request, { maxBytes });
   } catch (e) {
-    throw new ApiError(400, `Malformed JSON: ${(e as Error).message}`);
+    if (!isStackspecError(e)) throw e;
+    // Core's 413 carries its own code; Placement's body keeps the generic one.
+    if (e.status === 413) throw new ApiError(413, e.message);
+    throw new ApiError(400, `Malformed JSON: ${e.message}`);
   }
-  const problem = schemaError(data, schema);
+  const problem = schemaErrorMessage(data, schema, SCHEMA_OPTIONS);
   if (problem) throw new ApiError(400, `JSON does not validate: ${problem}`);
   return data;
 }
@@ -318,7 +311,7 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
   const requestId = options.requestId ?? (() => `req-${randomUUID()}`);
   const clock = options.clock ?? (() => new Date());
   const maxBytes = options.maxBodyBytes ?? 1024 * 1024;
-  const body = (ctx: Ctx, schema: Schema) => {
+  const body = (ctx: Ctx, schema: JsonSchemaObject) => {
     requireJson(ctx);
     return readBody(ctx, schema, maxBytes);
   };
@@ -767,7 +760,7 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
 
   const putTrait: Handler = (ctx) => {
     const name = ctx.params.name as string;
-    if (schemaError(name, CUSTOM_TRAIT_SCHEMA)) {
+    if (schemaErrorMessage(name, CUSTOM_TRAIT_SCHEMA, SCHEMA_OPTIONS)) {
       throw new ApiError(
         400,
         'The trait is invalid. A valid trait must be no longer than 255 characters, start with the prefix "CUSTOM_" and use following characters: "A"-"Z", "0"-"9" and "_"',
@@ -837,7 +830,7 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
       }
       return { status: 200, body: classJson(data.name) };
     }
-    const problem = schemaError({ name }, RESOURCE_CLASS_SCHEMA);
+    const problem = schemaErrorMessage({ name }, RESOURCE_CLASS_SCHEMA, SCHEMA_OPTIONS);
     if (problem) throw new ApiError(400, `JSON does not validate: ${problem}`);
     const created = store.createResourceClass(name);
     return { status: created ? 201 : 204, headers: { location: location(ctx, `/resource_classes/${name}`) } };

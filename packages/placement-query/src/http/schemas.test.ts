@@ -1,8 +1,14 @@
+import { isUuidLike, type JsonSchemaObject, pyRepr, schemaErrorMessage } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
-import { pyValueRepr, schemaError } from './json-schema.js';
 import { allocationSchema, PUT_INVENTORIES_SCHEMA, postProviderSchema } from './schemas.js';
 
-describe('schemaError (jsonschema best_match wording)', () => {
+// What the service does with a body: core's jsonschema evaluator, with
+// Placement's uuid format check.
+const schemaError = (value: unknown, schema: JsonSchemaObject) =>
+  schemaErrorMessage(value, schema, { formats: { uuid: isUuidLike } });
+const pyValueRepr = pyRepr;
+
+describe("Placement's body schemas (jsonschema best_match wording)", () => {
   it('prefers a top-level problem over a nested one', () => {
     expect(schemaError({ name: 5, x: 1 }, postProviderSchema(39))).toBe(
       "Additional properties are not allowed ('x' was unexpected)",
