@@ -28,10 +28,16 @@ export {
   StackspecError,
   ValidationError,
 } from './errors.js';
-export type { ErrorBodyStyle, ErrorResponseOptions, PlacementErrorOptions } from './http/error-bodies.js';
+export type {
+  ErrorBodyStyle,
+  ErrorResponseOptions,
+  HeatErrorBody,
+  PlacementErrorOptions,
+} from './http/error-bodies.js';
 export {
   errorResponse,
   HTTP_STATUS_TEXT,
+  heatErrorBody,
   ironicErrorBody,
   novaErrorBody,
   placementErrorBody,
@@ -123,3 +129,5 @@ export {
   traitRelease,
 } from './vocabulary/traits.js';
 export { isUuidLike, normalizeUuid, UUID_PATTERN, UuidSchema } from './vocabulary/uuid.js';
+export type { PlainScalarKind } from './yaml-schema.js';
+export { plainScalarKind } from './yaml-schema.js';

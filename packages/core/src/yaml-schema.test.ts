@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDocument } from './document.js';
-import { constructPyYamlFloat, constructPyYamlInt } from './yaml-schema.js';
+import { parseDocument, safeParseDocument } from './document.js';
+import { constructPyYamlFloat, constructPyYamlInt, plainScalarKind } from './yaml-schema.js';
 
 const scalar = (text: string) => (parseDocument<{ v: unknown }>(`v: ${text}\n`).value as { v: unknown }).v;
 
@@ -91,5 +92,58 @@ describe('constructors', () => {
     expect(constructPyYamlInt('0_7')).toBe(7);
     expect(constructPyYamlFloat('+.INF')).toBe(Number.POSITIVE_INFINITY);
     expect(constructPyYamlFloat('1:1.5')).toBe(61.5);
+  });
+});
+
+describe('plainScalarKind', () => {
+  it.each([
+    ['', 'null'],
+    ['~', 'null'],
+    ['Null', 'null'],
+    ['Off', 'bool'],
+    ['yes', 'bool'],
+    ['y', 'string'],
+    ['010', 'int'],
+    ['0x1F', 'int'],
+    ['1:30', 'int'],
+    ['08', 'string'],
+    ['1e3', 'string'],
+    ['1.0e+3', 'float'],
+    ['.inf', 'float'],
+    ['2015-10-15', 'string'],
+    ['=', 'value'],
+    ['a=b', 'string'],
+  ])('gives %j the kind %j', (text, kind) => {
+    expect(plainScalarKind(text)).toBe(kind);
+  });
+
+  it('agrees with what the document loader builds from the same plain scalar', () => {
+    const char = fc.constantFrom(...'0123456789abeflnosuxyEFLNOTY.:_+-~='.split(''));
+    fc.assert(
+      fc.property(
+        fc.array(char, { maxLength: 8 }).map((cs) => cs.join('')),
+        (text) => {
+          const kind = plainScalarKind(text);
+          const r = safeParseDocument(`v: ${text}\n`);
+          if (kind === 'value') {
+            expect(r.ok).toBe(false);
+            return;
+          }
+          // Some texts are not plain scalars at all (`-`, `a:`); only loaded ones are compared.
+          if (!r.ok) return;
+          const v = (r.document.value as { v: unknown }).v;
+          const built =
+            v === null
+              ? 'null'
+              : typeof v === 'boolean'
+                ? 'bool'
+                : typeof v === 'number'
+                  ? 'number'
+                  : 'string';
+          expect(built, text).toBe(kind === 'int' || kind === 'float' ? 'number' : kind);
+        },
+      ),
+      { numRuns: 2000, seed: 7 },
+    );
   });
 });

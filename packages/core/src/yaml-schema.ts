@@ -14,6 +14,30 @@ const INT =
 const FLOAT =
   /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 
+/** What a plain (unquoted) YAML 1.1 scalar resolves to, by kind only. See {@link plainScalarKind}. */
+export type PlainScalarKind = 'string' | 'bool' | 'null' | 'int' | 'float' | 'value';
+
+/**
+ * The kind PyYAML's SafeLoader gives the text of a plain scalar (`yes` is a
+ * bool, `010` an int, `1e3` a string, `1.0e+3` a float, `~` null), with the
+ * same patterns the document loader applies. Timestamps count as strings, as
+ * the loader keeps them. `value` is the lone `=`, which the safe loader
+ * cannot build, so a document holding it fails to load. Quoted scalars are
+ * always strings; do not pass their text here.
+ *
+ * @example
+ * plainScalarKind('2015-10-15'); // 'string'
+ * plainScalarKind('Off'); // 'bool'
+ */
+export function plainScalarKind(text: string): PlainScalarKind {
+  if (NULL.test(text)) return 'null';
+  if (BOOL_TRUE.test(text) || BOOL_FALSE.test(text)) return 'bool';
+  if (INT.test(text)) return 'int';
+  if (FLOAT.test(text)) return 'float';
+  if (text === '=') return 'value';
+  return 'string';
+}
+
 /** Base-60 digits as PyYAML reads them (`1:30` is 90). */
 function sexagesimal(digits: string, parse: (part: string) => number): number {
   let value = 0;

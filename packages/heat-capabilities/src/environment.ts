@@ -2,6 +2,7 @@ import {
   createDiagnostic,
   type Diagnostic,
   type DiagnosticInit,
+  pyStr,
   type SourceDocument,
   suggest,
   ValidationError,
@@ -139,28 +140,6 @@ export function isTemplateName(name: string): boolean {
   return name.endsWith('.yaml') || name.endsWith('.template');
 }
 
-/** Python's `str()` of a JSON value, as Heat formats values in messages. */
-export function pythonStr(value: unknown): string {
-  if (typeof value === 'string') return value;
-  return pythonRepr(value);
-}
-
-function pythonRepr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') {
-    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-    const body = value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
-    return `${quote}${quote === "'" ? body.replace(/'/g, "\\'") : body}${quote}`;
-  }
-  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
-  return `{${Object.entries(value as Record<string, unknown>)
-    .map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`)
-    .join(', ')}}`;
-}
-
 function tupleText(values: readonly string[]): string {
   return `(${values.map((v) => `'${v}'`).join(', ')})`;
 }
@@ -190,8 +169,8 @@ function checkListValue(
       code: key === 'hooks' ? 'heat/registry/invalid-hook' : 'heat/registry/invalid-restricted-action',
       message:
         key === 'hooks'
-          ? `Invalid hook type "${pythonStr(value)}" for resource breakpoint, acceptable hook types are: ${tupleText(HOOK_TYPES)}`
-          : `Invalid restricted_action type "${pythonStr(value)}" for resource, acceptable restricted_action types are: ${tupleText(RESTRICTED_ACTIONS)}`,
+          ? `Invalid hook type "${pyStr(value)}" for resource breakpoint, acceptable hook types are: ${tupleText(HOOK_TYPES)}`
+          : `Invalid restricted_action type "${pyStr(value)}" for resource, acceptable restricted_action types are: ${tupleText(RESTRICTED_ACTIONS)}`,
       path: pointer,
       hint: close ? `did you mean ${close}?` : `Use one of ${allowed.join(', ')}, or a list of them.`,
     }),
@@ -421,7 +400,7 @@ function checkSectionShapes(walk: Walk, value: Record<string, unknown>): void {
           walk.at({
             code: 'heat/environment/unknown-merge-strategy',
             severity: 'warning',
-            message: `The merge strategy '${pythonStr(strategy)}' for '${param}' is not one of ${MERGE_STRATEGIES.join(', ')}; Heat falls back to the file's default.`,
+            message: `The merge strategy '${pyStr(strategy)}' for '${param}' is not one of ${MERGE_STRATEGIES.join(', ')}; Heat falls back to the file's default.`,
             path: `/parameter_merge_strategies/${pointerSegment(param)}`,
             ...(close ? { hint: `did you mean ${close}?` } : {}),
           }),

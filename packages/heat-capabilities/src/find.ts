@@ -1,7 +1,7 @@
-import { promises as fsp, readFileSync } from 'node:fs';
-import { join, posix, resolve } from 'node:path';
-import { createDiagnostic, type Diagnostic } from '@stackspec/core';
-import fg from 'fast-glob';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Diagnostic } from '@stackspec/core';
+import { mapWithConcurrency, walkFiles } from '@stackspec/core/node';
 import { type Capabilities, canonicalValue, RESOURCE_TYPE_KEY, satisfiesFilter } from './capabilities.js';
 import { type DocumentKind, type ScanResult, scanDocument, unreadableDiagnostic } from './scan.js';
 
@@ -66,112 +66,27 @@ export interface FindTemplatesResult {
   diagnostics: Diagnostic[];
 }
 
-function note(
-  code: string,
-  message: string,
-  file: string,
-  hint?: string,
-  severity: Diagnostic['severity'] = 'warning',
-) {
-  return createDiagnostic({ code, severity, message, file, ...(hint ? { hint } : {}) });
-}
+// Core's walker reports with fs/* codes; Heat's CLI and users filter on heat/find/*.
+const WALK_CODES: Readonly<Record<string, string>> = {
+  'fs/not-found': 'heat/find/not-found',
+  'fs/unreadable': 'heat/find/unreadable',
+  'fs/broken-symlink': 'heat/find/broken-symlink',
+  'fs/symlink-loop': 'heat/find/symlink-loop',
+  'fs/not-recursive': 'heat/find/directory-not-recursive',
+};
 
-interface Walked {
-  files: string[];
-  diagnostics: Diagnostic[];
-}
-
-/**
- * Lists template-like files under `dir` with fast-glob, not following
- * symbolic links itself: each linked directory is resolved and walked once,
- * so a link back to an ancestor is reported instead of looping.
- */
-async function walk(
-  dir: string,
-  shown: string,
-  options: FindTemplatesOptions,
-  visited: Set<string>,
-  out: Walked,
-) {
-  let real: string;
-  try {
-    real = await fsp.realpath(dir);
-  } catch (e) {
-    out.diagnostics.push(unreadableDiagnostic(shown, e));
-    return;
+function heatWalkDiagnostic(d: Diagnostic): Diagnostic {
+  const code = WALK_CODES[d.code] ?? d.code;
+  // The CLI's option is -r; say so in the words heat's users know.
+  if (d.code === 'fs/not-recursive') {
+    return {
+      ...d,
+      code,
+      message: 'This is a directory; it is skipped without -r.',
+      hint: 'Add -r (recursive) to search inside it.',
+    };
   }
-  if (visited.has(real)) {
-    out.diagnostics.push(
-      note(
-        'heat/find/symlink-loop',
-        'This directory was already searched through another path (a symbolic link loop or a second link to it); it is skipped.',
-        shown,
-      ),
-    );
-    return;
-  }
-  for (const v of visited) {
-    if (real.startsWith(`${v}/`) && v !== real) {
-      // Inside a tree already walked: a link pointing into it would list files twice.
-      out.diagnostics.push(
-        note(
-          'heat/find/symlink-loop',
-          'This linked directory lies inside a tree already searched; it is skipped.',
-          shown,
-        ),
-      );
-      return;
-    }
-  }
-  visited.add(real);
-  const entries = await fg(['**/*'], {
-    cwd: dir,
-    onlyFiles: false,
-    followSymbolicLinks: false,
-    objectMode: true,
-    dot: false,
-    suppressErrors: true,
-    ignore: options.ignore ? [...options.ignore] : [],
-  });
-  for (const entry of entries) {
-    const path = posix.join(shown, entry.path);
-    if (entry.dirent.isSymbolicLink()) {
-      let stat: Awaited<ReturnType<typeof fsp.stat>>;
-      try {
-        stat = await fsp.stat(join(dir, entry.path));
-      } catch (e) {
-        const code = (e as { code?: string }).code;
-        out.diagnostics.push(
-          code === 'ENOENT'
-            ? note('heat/find/broken-symlink', 'This symbolic link points to nothing.', path)
-            : unreadableDiagnostic(path, e),
-        );
-        continue;
-      }
-      if (stat.isDirectory()) await walk(join(dir, entry.path), path, options, visited, out);
-      else if (stat.isFile() && isTemplateFileName(entry.name)) out.files.push(path);
-    } else if (entry.dirent.isFile() && isTemplateFileName(entry.name)) {
-      out.files.push(path);
-    }
-  }
-}
-
-async function mapPool<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T, i: number) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length) {
-      const i = next;
-      next += 1;
-      results[i] = await fn(items[i] as T, i);
-    }
-  });
-  await Promise.all(workers);
-  return results;
+  return { ...d, code };
 }
 
 function canonicalFilter(filter: FindTemplatesOptions['capabilities']): Record<string, string> {
@@ -206,41 +121,14 @@ export async function findTemplates(
   options: FindTemplatesOptions = {},
 ): Promise<FindTemplatesResult> {
   const cwd = options.cwd ?? process.cwd();
-  const walked: Walked = { files: [], diagnostics: [] };
-  const visited = new Set<string>();
+  const walked = await walkFiles(paths, {
+    cwd,
+    recursive: options.recursive === true,
+    match: isTemplateFileName,
+    ...(options.ignore ? { ignore: options.ignore } : {}),
+  });
   const skipped: string[] = [];
-  for (const given of paths) {
-    const abs = resolve(cwd, given);
-    let stat: Awaited<ReturnType<typeof fsp.stat>>;
-    try {
-      stat = await fsp.stat(abs);
-    } catch (e) {
-      const code = (e as { code?: string }).code;
-      walked.diagnostics.push(
-        code === 'ENOENT'
-          ? note('heat/find/not-found', 'No such file or directory.', given)
-          : unreadableDiagnostic(given, e),
-      );
-      continue;
-    }
-    if (stat.isDirectory()) {
-      if (!options.recursive) {
-        walked.diagnostics.push(
-          note(
-            'heat/find/directory-not-recursive',
-            'This is a directory; it is skipped without -r.',
-            given,
-            'Add -r (recursive) to search inside it.',
-          ),
-        );
-        continue;
-      }
-      await walk(abs, given, options, visited, walked);
-    } else {
-      walked.files.push(given);
-    }
-  }
-  const unique = [...new Set(walked.files)];
+  const unique = walked.files;
   const toRead: string[] = [];
   for (const f of unique) {
     if (isJinjaFile(f)) skipped.push(f);
@@ -267,7 +155,7 @@ export async function findTemplates(
   let files: ScannedFile[];
   if (options.readFile) {
     const read = options.readFile;
-    files = await mapPool(toRead, options.concurrency ?? 64, async (file) => {
+    files = await mapWithConcurrency(toRead, options.concurrency ?? 64, async (file) => {
       try {
         return scanText(file, await read(resolve(cwd, file)));
       } catch (e) {
@@ -294,7 +182,7 @@ export async function findTemplates(
   skipped.sort();
   const filter = canonicalFilter(options.capabilities);
   const templates = files.filter((f) => f.kind === 'template' && satisfiesFilter(f.capabilities, filter));
-  const diagnostics = [...walked.diagnostics];
+  const diagnostics = walked.diagnostics.map(heatWalkDiagnostic);
   for (const f of files) diagnostics.push(...f.diagnostics);
   return { templates, files, skipped, diagnostics };
 }

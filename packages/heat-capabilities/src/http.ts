@@ -1,7 +1,7 @@
 import {
   type Diagnostic,
-  HTTP_STATUS_TEXT,
   HttpError,
+  heatErrorBody,
   isStackspecError,
   jsonResponse,
   NotFoundError,
@@ -79,33 +79,15 @@ function heatType(code: string, status: number): string {
 }
 
 /**
- * Heat's error body: `code`, `title`, `explanation` and `error` with the
- * exception `type`, `message` and `traceback` (always null here). Our
- * located diagnostics travel along in `error.diagnostics`.
+ * Heat's error body (`code`, `title`, `explanation`, `error.type`,
+ * `error.message`, `error.traceback`); core's, re-exported here where it
+ * was first published.
  */
-export function heatErrorBody(
-  status: number,
-  type: string,
-  message: string,
-  diagnostics: readonly Diagnostic[] = [],
-) {
-  const text = HTTP_STATUS_TEXT[status] ?? { title: `HTTP ${status}`, explanation: '' };
-  return {
-    code: status,
-    title: text.title,
-    explanation: text.explanation,
-    error: {
-      type,
-      message,
-      traceback: null,
-      ...(diagnostics.length ? { diagnostics } : {}),
-    },
-  };
-}
+export { heatErrorBody };
 
 function errorResponse(error: unknown): Response {
   if (isStackspecError(error)) {
-    const status = error.code === 'http/body-too-large' ? 413 : error.status;
+    const status = error.status;
     const first = error.diagnostics.find((d) => d.severity === 'error') ?? error.diagnostics[0];
     const code = first?.code ?? error.code;
     return jsonResponse(

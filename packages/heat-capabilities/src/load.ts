@@ -2,10 +2,10 @@ import {
   createDiagnostic,
   type Diagnostic,
   type ParseDocumentResult,
+  plainScalarKind,
   type SourceDocument,
   safeParseDocument,
 } from '@stackspec/core';
-import { plainScalarKind } from './scalar.js';
 
 /** Heat's default `max_template_size`: the longest template text it accepts, in characters. */
 export const MAX_TEMPLATE_SIZE = 524288;

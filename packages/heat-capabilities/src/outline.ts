@@ -1,4 +1,4 @@
-import { plainScalarKind } from './scalar.js';
+import { plainScalarKind } from '@stackspec/core';
 
 // A fast, conservative reader of the top level of a YAML document.
 //

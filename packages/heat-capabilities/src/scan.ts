@@ -1,9 +1,8 @@
-import { createDiagnostic, type Diagnostic } from '@stackspec/core';
+import { createDiagnostic, type Diagnostic, plainScalarKind } from '@stackspec/core';
 import { type Capabilities, readCapabilities } from './capabilities.js';
 import { ENVIRONMENT_SECTIONS, REQUIRES_SECTION } from './environment.js';
 import { isMapping, loadHeatText } from './load.js';
 import { type Outline, type OutlineKey, outlineYaml } from './outline.js';
-import { plainScalarKind } from './scalar.js';
 import { CAPABILITIES_SECTION, isVersionKey, VERSION_KEYS, type VersionKey } from './versions.js';
 
 /** What a file is, judged the way Heat would read it. */
@@ -174,7 +173,8 @@ function scanFast(text: string, outline: Outline, filename: string | undefined):
     const entry = outline.keys.find((k) => k.key === versionKey);
     if (!entry) continue;
     let value: unknown;
-    if (entry.plain !== undefined) {
+    // A lone `=` cannot be loaded at all; the full parse reports it.
+    if (entry.plain !== undefined && plainScalarKind(entry.plain) !== 'value') {
       value = plainScalarKind(entry.plain) === 'string' ? entry.plain : null;
     } else {
       const parsed = parseEntry(text, entry, filename);

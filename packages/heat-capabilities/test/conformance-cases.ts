@@ -171,6 +171,15 @@ export function handCases(): ConformanceCase[] {
     E('hooks mapping', 'resource_registry:\n  resources:\n    s: {hooks: {a: b}}\n'),
     E('hooks at the top', 'resource_registry:\n  hooks: pre-create\n'),
     E('hooks null', 'resource_registry:\n  resources:\n    s: {hooks: null}\n'),
+    // Values in messages are printed with Python's str()/repr(): escapes, quotes, None/True.
+    E('hooks with a tab', 'resource_registry:\n  resources:\n    s: {hooks: [pre-create, "a\\tb"]}\n'),
+    E('hooks with a quote', 'resource_registry:\n  resources:\n    s: {hooks: ["it\'s", \'say "x"\']}\n'),
+    E('hooks invisible', 'resource_registry:\n  resources:\n    s: {hooks: ["\\u200b", "\\x7f"]}\n'),
+    E('hooks nested', 'resource_registry:\n  resources:\n    s: {hooks: [{a: [yes, ~, 1.5]}]}\n'),
+    E(
+      'restricted actions mapping',
+      'resource_registry:\n  resources:\n    s: {restricted_actions: {x: "\\u00e9"}}\n',
+    ),
     E(
       'restricted actions',
       'resource_registry:\n  resources:\n    s: {restricted_actions: [update, replace]}\n',

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { createDiagnostic } from '../diagnostic.js';
 import { ConflictError, HttpError, NotFoundError, ValidationError } from '../errors.js';
-import { errorResponse, ironicErrorBody, novaErrorBody, placementErrorBody } from './error-bodies.js';
+import {
+  errorResponse,
+  heatErrorBody,
+  ironicErrorBody,
+  novaErrorBody,
+  placementErrorBody,
+} from './error-bodies.js';
 
 describe('novaErrorBody', () => {
   it('names the fault by status the way Nova does', () => {
@@ -10,6 +17,27 @@ describe('novaErrorBody', () => {
     expect(Object.keys(novaErrorBody(404, 'm'))).toEqual(['itemNotFound']);
     expect(Object.keys(novaErrorBody(409, 'm'))).toEqual(['conflictingRequest']);
     expect(Object.keys(novaErrorBody(406, 'm'))).toEqual(['computeFault']);
+  });
+});
+
+describe('heatErrorBody', () => {
+  it('has the shape of a Heat fault, with webob title and explanation', () => {
+    expect(heatErrorBody(404, 'NotFound', 'The resource could not be found.')).toEqual({
+      code: 404,
+      title: 'Not Found',
+      explanation: 'The resource could not be found.',
+      error: { type: 'NotFound', message: 'The resource could not be found.', traceback: null },
+    });
+    expect(heatErrorBody(413, 'RequestLimitExceeded', 'm').explanation).toBe(
+      'The body of your request was too large for this server.',
+    );
+  });
+
+  it('carries diagnostics only when there are some, and names unknown statuses plainly', () => {
+    const d = createDiagnostic({ code: 'heat/x', message: 'bad', line: 3 });
+    expect(heatErrorBody(400, 'ValueError', 'bad', [d]).error.diagnostics).toEqual([d]);
+    expect(heatErrorBody(400, 'ValueError', 'bad', [])).not.toHaveProperty('error.diagnostics');
+    expect(heatErrorBody(599, 'X', 'y')).toMatchObject({ title: 'HTTP 599', explanation: '' });
   });
 });
 

@@ -1,3 +1,4 @@
+import type { Diagnostic } from '../diagnostic.js';
 import { describeError, isStackspecError } from '../errors.js';
 import { pyJsonDumps } from '../python.js';
 import { jsonResponse } from './json.js';
@@ -127,6 +128,40 @@ export function ironicErrorBody(
       ? { faultcode: status >= 500 ? 'Server' : 'Client', faultstring: message, debuginfo: null }
       : { code: status, title: statusText(status).title, description: message };
   return { error_message: pyJsonDumps(inner) };
+}
+
+/** Heat's error body, as {@link heatErrorBody} builds it. */
+export interface HeatErrorBody {
+  code: number;
+  title: string;
+  explanation: string;
+  error: { type: string; message: string; traceback: null; diagnostics?: readonly Diagnostic[] };
+}
+
+/**
+ * Heat's error body: the status as `code`, webob's `title` and
+ * `explanation`, and `error` with the Python exception's class name as
+ * `type`, its `message` and `traceback` (always `null`: Heat leaves it out
+ * unless debugging). Located diagnostics, when given, travel along in
+ * `error.diagnostics`, which Heat clients ignore. An unlisted status gets
+ * the title `HTTP <status>` and an empty explanation.
+ *
+ * @example
+ * heatErrorBody(404, 'NotFound', 'The resource could not be found.').error.type; // 'NotFound'
+ */
+export function heatErrorBody(
+  status: number,
+  type: string,
+  message: string,
+  diagnostics: readonly Diagnostic[] = [],
+): HeatErrorBody {
+  const { title, explanation } = statusText(status);
+  return {
+    code: status,
+    title,
+    explanation,
+    error: { type, message, traceback: null, ...(diagnostics.length ? { diagnostics } : {}) },
+  };
 }
 
 /** The error body styles of the services stackspec mirrors. */
