@@ -1,3 +1,4 @@
+import { isStackspecError } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
 import { atLeast, negotiatePlacementVersion, toMicroversion } from './microversion.js';
 
@@ -49,9 +50,36 @@ describe('toMicroversion', () => {
   it('accepts 1.0 to 1.39 and latest only', () => {
     expect(toMicroversion('1.32')).toEqual({ major: 1, minor: 32 });
     expect(toMicroversion('latest')).toEqual({ major: 1, minor: 39 });
-    expect(() => toMicroversion('1.40')).toThrow(TypeError);
-    expect(() => toMicroversion('2.0')).toThrow(TypeError);
+    expect(toMicroversion({ major: 1, minor: 5 })).toEqual({ major: 1, minor: 5 });
     expect(atLeast({ major: 1, minor: 32 }, 32)).toBe(true);
     expect(atLeast({ major: 1, minor: 31 }, 32)).toBe(false);
+  });
+
+  it('rejects anything else with our located error, never a foreign one', () => {
+    for (const bad of [
+      '1.40',
+      '2.0',
+      '1.',
+      'x',
+      '',
+      '1.3.1',
+      { major: 1, minor: 40 },
+      { major: 1, minor: 1.5 },
+      null,
+      7,
+    ]) {
+      let caught: unknown;
+      try {
+        toMicroversion(bad as never);
+      } catch (e) {
+        caught = e;
+      }
+      expect(isStackspecError(caught), JSON.stringify(bad)).toBe(true);
+      expect(caught).toMatchObject({
+        status: 400,
+        code: 'placement-query/invalid-microversion',
+        diagnostics: [{ path: '/microversion', hint: expect.stringContaining('1.39') }],
+      });
+    }
   });
 });

@@ -1,10 +1,12 @@
 import {
+  createDiagnostic,
   formatMicroversion,
   type HeaderSource,
   type Microversion,
   parseMicroversion,
   pyRepr,
   pyStrip,
+  ValidationError,
 } from '@stackspec/core';
 import { pyInt, pySplitOnce } from './python.js';
 
@@ -86,13 +88,33 @@ export function negotiatePlacementVersion(headers: HeaderSource): PlacementVersi
   return { ok: true, version: { major: 1, minor: Number(minor) } };
 }
 
-/** Reads a microversion given as `1.32`, `latest` or a parsed value; throws a TypeError on anything else. */
+/**
+ * Reads a microversion given as `1.32`, `latest` or a parsed value. Anything
+ * else (another major, a minor above 39, junk, a non-string) is a core
+ * `ValidationError` with code `placement-query/invalid-microversion`.
+ */
 export function toMicroversion(version: Microversion | string): Microversion {
-  if (typeof version !== 'string') return version;
   if (version === 'latest') return { major: 1, minor: MAX_MINOR };
-  const v = parseMicroversion(version);
-  if (v?.major !== 1 || v.minor > MAX_MINOR) {
-    throw new TypeError(`Not a Placement microversion (1.0 to ${MAX_MICROVERSION}): ${version}`);
+  const v =
+    typeof version === 'string'
+      ? parseMicroversion(version)
+      : typeof version === 'object' && version !== null
+        ? version
+        : undefined;
+  if (v?.major !== 1 || !Number.isInteger(v.minor) || v.minor < 0 || v.minor > MAX_MINOR) {
+    const shown = typeof version === 'string' ? version : (JSON.stringify(version) ?? String(version));
+    const message = `Not a Placement microversion (1.0 to ${MAX_MICROVERSION}): ${shown}`;
+    throw new ValidationError(message, {
+      code: 'placement-query/invalid-microversion',
+      diagnostics: [
+        createDiagnostic({
+          code: 'placement-query/invalid-microversion',
+          message,
+          path: '/microversion',
+          hint: `use 1.0 to ${MAX_MICROVERSION}, or latest`,
+        }),
+      ],
+    });
   }
   return v;
 }

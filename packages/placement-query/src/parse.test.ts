@@ -340,6 +340,16 @@ describe('safeParsePlacementQuery', () => {
     expect(r.ok).toBe(false);
   });
 
+  it('returns a bad microversion as our error instead of throwing', () => {
+    for (const version of ['2.0', '1.40', 'one']) {
+      const r = safeParsePlacementQuery('resource_providers', 'name=x', version);
+      expect(r).toMatchObject({
+        ok: false,
+        error: { status: 400, code: 'placement-query/invalid-microversion' },
+      });
+    }
+  });
+
   it('never throws anything but our error on arbitrary input (property)', () => {
     const keys = fc.constantFrom(
       'resources',

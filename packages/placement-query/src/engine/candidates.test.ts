@@ -136,6 +136,15 @@ describe('findAllocationCandidates', () => {
   });
 });
 
+describe('bad requests built by hand', () => {
+  it('reject a bad microversion with our error', () => {
+    const request = { ...parseAllocationCandidatesQuery('resources=VCPU:1', '1.39'), microversion: '2.1' };
+    expect(() => findAllocationCandidates(store, request)).toThrow(
+      expect.objectContaining({ code: 'placement-query/invalid-microversion', status: 400 }),
+    );
+  });
+});
+
 describe('runaway products', () => {
   it('gives up with a 400 instead of running for hours', () => {
     const children = Array.from(

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isStackspecError } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
 import { createPlacementHandler } from '../http/service.js';
 import { loadInventory } from './inventory-file.js';
@@ -42,7 +43,15 @@ describe('inventoryPlan and applyPlan', () => {
   it('stops at the first failing step with its answer', async () => {
     const handler = createPlacementHandler();
     const plan = [{ method: 'PUT' as const, path: '/traits/not_custom' }];
-    await expect(applyPlan(send(handler), plan)).rejects.toBeInstanceOf(PlanStepError);
+    const error = await applyPlan(send(handler), plan).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlanStepError);
+    expect(isStackspecError(error)).toBe(true);
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'placement-query/plan-step-failed',
+      step: plan[0],
+      body: { errors: [{ status: 400 }] },
+    });
   });
 
   it('wipes a Placement back to its vocabulary', async () => {

@@ -1,3 +1,4 @@
+import { createDiagnostic, HttpError } from '@stackspec/core';
 import type { ResolvedInventory } from './inventory-file.js';
 
 /** One REST call of a load plan. */
@@ -74,15 +75,24 @@ export function inventoryPlan(inventory: ResolvedInventory): PlanStep[] {
   return steps;
 }
 
-/** A failed step of {@link applyPlan}. */
-export class PlanStepError extends Error {
-  constructor(
-    readonly step: PlanStep,
-    readonly status: number,
-    readonly body: unknown,
-  ) {
-    super(`${step.method} ${step.path} answered ${status}: ${JSON.stringify(body)}`);
+/**
+ * A failed step of {@link applyPlan}: a core `HttpError` (so
+ * `isStackspecError` holds) with the status Placement answered, code
+ * `placement-query/plan-step-failed`, the step and the answer's body.
+ */
+export class PlanStepError extends HttpError {
+  readonly step: PlanStep;
+  readonly body: unknown;
+
+  constructor(step: PlanStep, status: number, body: unknown) {
+    const message = `${step.method} ${step.path} answered ${status}: ${JSON.stringify(body)}`;
+    super(status, message, {
+      code: 'placement-query/plan-step-failed',
+      diagnostics: [createDiagnostic({ code: 'placement-query/plan-step-failed', message })],
+    });
     this.name = 'PlanStepError';
+    this.step = step;
+    this.body = body;
   }
 }
 
