@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createPlacementHandler } from './service.js';
 
@@ -252,5 +253,86 @@ describe('createPlacementHandler', () => {
       'x-auth-token': 'admin',
     });
     expect(ok.status).toBe(200);
+  });
+
+  it('decodes the path as Placement does and answers 404 for malformed escapes, never throwing', async () => {
+    const { call } = client();
+    const malformed = await call('GET', '/resource_providers/%E0%A4%A');
+    expect(malformed.status).toBe(404);
+    expect(detail(malformed.body)).toContain('No resource provider with uuid \u00e0\u00a4%A found');
+    const trait = await call('GET', '/traits/%ZZ');
+    expect(trait.status).toBe(404);
+    expect(detail(trait.body)).toContain('No such trait(s): %ZZ.');
+    // %2F splits the segment, so the route no longer matches.
+    const slash = await call('GET', '/resource_providers/a%2Fb');
+    expect(slash.status).toBe(404);
+    expect(detail(slash.body)).toBe('The resource could not be found.\n\n   ');
+    expect((await call('GET', '/traits/%43USTOM_X')).body.errors[0].detail).toContain('CUSTOM_X');
+  });
+
+  it('turns a throwing clock into a 500 body instead of a rejected promise', async () => {
+    const handler = createPlacementHandler({
+      clock: () => {
+        throw new Error('clock broke');
+      },
+    });
+    const r = await handler(new Request('http://placement.test/resource_providers'));
+    expect(r.status).toBe(500);
+    expect(((await r.json()) as { errors: { status: number }[] }).errors[0]?.status).toBe(500);
+  });
+
+  it('answers any method, path, headers and body with a Response (property)', async () => {
+    const { handler } = client();
+    const segment = fc.oneof(
+      fc.constantFrom(
+        'resource_providers',
+        'allocation_candidates',
+        'traits',
+        'resource_classes',
+        'allocations',
+        'usages',
+        'inventories',
+        'aggregates',
+        RP,
+        '%',
+        '%E0%A4%A',
+        '%ZZ',
+        '%2F',
+        '..',
+        'CUSTOM_X',
+        'VCPU',
+      ),
+      fc.string({ maxLength: 8 }).map((t) => encodeURIComponent(t)),
+    );
+    const path = fc.array(segment, { maxLength: 4 }).map((parts) => `/${parts.join('/')}`);
+    const query = fc.oneof(
+      fc.constant(''),
+      fc.constantFrom('?resources=VCPU:1', '?member_of=!in:x', '?name=%ZZ', '?limit=0&limit=1', '?%'),
+    );
+    const method = fc.constantFrom('GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS');
+    const version = fc.oneof(
+      fc.constantFrom('placement 1.39', 'placement 1.0', 'placement latest', 'placement 9.x', ''),
+      fc.string({ maxLength: 12 }).filter((t) => /^[\x20-\x7e]*$/.test(t)),
+    );
+    const body = fc.oneof(fc.constant(undefined), fc.string({ maxLength: 40 }), fc.json({ maxDepth: 3 }));
+    await fc.assert(
+      fc.asyncProperty(method, path, query, version, body, fc.boolean(), async (m, p, q, v, b, jsonType) => {
+        const init: RequestInit = {
+          method: m,
+          headers: {
+            'openstack-api-version': v,
+            ...(jsonType ? { 'content-type': 'application/json' } : {}),
+          },
+          ...(b !== undefined && m !== 'GET' && m !== 'HEAD' ? { body: b } : {}),
+        };
+        const r = await handler(new Request(`http://placement.test${p}${q}`, init));
+        expect(r).toBeInstanceOf(Response);
+        expect(r.status).toBeGreaterThanOrEqual(200);
+        expect(r.status).toBeLessThan(600);
+        if (r.status >= 500) expect(await r.text()).not.toContain('stack');
+        await r.arrayBuffer().catch(() => undefined);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -948,6 +948,27 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
   ];
 
   const handler = async (request: Request): Promise<Response> => {
+    try {
+      return await handle(request);
+    } catch {
+      // Only a throwing option (requestId, clock) gets here; the routes map their own failures.
+      return json(
+        500,
+        {
+          errors: [
+            {
+              status: 500,
+              title: TITLE[500],
+              detail: `${EXPLANATION[500]}\n\n An unexpected error prevented the server from fulfilling your request.  `,
+            },
+          ],
+        },
+        {},
+      );
+    }
+  };
+
+  const handle = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const rid = requestId();
     let path = url.pathname;
@@ -1005,12 +1026,14 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
       );
     };
 
-    const found = routes.find((r) => r.pattern.test(path));
+    // Routes match the decoded path, as under Placement's WSGI server.
+    const decoded = wsgiPath(path);
+    const found = routes.find((r) => r.pattern.test(decoded));
     if (!found) return errorResponse(new ApiError(404, ''), false);
-    const match = found.pattern.exec(path) as RegExpExecArray;
+    const match = found.pattern.exec(decoded) as RegExpExecArray;
     const params: Record<string, string> = {};
     found.names.forEach((n, i) => {
-      params[n] = decodeURIComponent(match[i + 1] as string);
+      params[n] = match[i + 1] as string;
     });
     const method = found.methods.find(([m]) => m === request.method);
     if (!method) {
@@ -1070,6 +1093,19 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
     }
   };
   return Object.assign(handler, { store });
+}
+
+/**
+ * A request path as a WSGI server hands it to Placement: every `%XX` becomes
+ * the byte it names, read as Latin-1, and a `%` not followed by two hex
+ * digits stays as it is. So `%2F` splits a segment, `%C3%A9` is two
+ * characters, and malformed escapes never fail (Placement then answers 404).
+ */
+function wsgiPath(path: string): string {
+  if (!path.includes('%')) return path;
+  return path.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) =>
+    String.fromCharCode(Number.parseInt(hex, 16)),
+  );
 }
 
 function json(status: number, body: unknown, headers: Record<string, string>): Response {
