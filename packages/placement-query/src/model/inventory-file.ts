@@ -38,35 +38,25 @@ const InventoryObjectSchema = z
   })
   .strict();
 
-/** One provider of an inventory file; `children` nests providers under it. */
-export interface InventoryProviderEntry {
-  name: string;
-  uuid?: string | undefined;
-  parent?: string | undefined;
-  inventories?: Record<string, number | z.infer<typeof InventoryObjectSchema>> | undefined;
-  traits?: string[] | undefined;
-  aggregates?: string[] | undefined;
-  usages?: Record<string, number> | undefined;
-  children?: InventoryProviderEntry[] | undefined;
-}
-
-/** A provider entry of the inventory file. */
-export const InventoryProviderSchema: z.ZodType<InventoryProviderEntry> = z.lazy(() =>
-  z
-    .object({
-      name: z.string().min(1).max(200),
-      uuid: z.string().optional(),
-      parent: z.string().optional(),
-      inventories: z
-        .record(z.string(), z.union([z.number().int().min(1).max(MAX_INT), InventoryObjectSchema]))
-        .optional(),
-      traits: z.array(z.string()).optional(),
-      aggregates: z.array(z.string()).optional(),
-      usages: z.record(z.string(), z.number().int().min(1)).optional(),
-      children: z.array(InventoryProviderSchema).optional(),
-    })
-    .strict(),
-);
+/** A provider entry of the inventory file; `children` nests providers under it. */
+export const InventoryProviderSchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    uuid: z.string().optional(),
+    parent: z.string().optional(),
+    inventories: z
+      .record(z.string(), z.union([z.number().int().min(1).max(MAX_INT), InventoryObjectSchema]))
+      .optional(),
+    traits: z.array(z.string()).optional(),
+    aggregates: z.array(z.string()).optional(),
+    usages: z.record(z.string(), z.number().int().min(1)).optional(),
+    get children() {
+      return z.array(InventoryProviderSchema).optional();
+    },
+  })
+  .strict();
+/** One provider of an inventory file. */
+export type InventoryProviderEntry = z.infer<typeof InventoryProviderSchema>;
 
 /** A consumer with allocations, keyed by provider name or uuid. */
 export const InventoryConsumerSchema = z

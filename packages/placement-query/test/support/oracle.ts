@@ -42,7 +42,8 @@ export async function startOracle(timeoutMs = 120_000): Promise<RunningOracle> {
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
         child.stdin.end();
-        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+        setTimeout(() => child.kill('SIGTERM'), 5000).unref();
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
       }),
   };
 }

@@ -4,7 +4,10 @@ Usage: /usr/bin/python3 run-placement.py [PORT]
 Prints one line "LISTENING <port>" on stdout once the server accepts requests;
 serves until stdin closes (so the parent process controls its lifetime).
 """
+import atexit
 import os
+import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -21,6 +24,9 @@ from placement import db_api  # noqa: E402
 from placement import deploy  # noqa: E402
 
 workdir = tempfile.mkdtemp(prefix="placement-oracle-")
+# The database and config live only as long as this process.
+atexit.register(shutil.rmtree, workdir, ignore_errors=True)
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 db_path = os.path.join(workdir, "placement.sqlite")
 conf_path = os.path.join(workdir, "placement.conf")
 with open(conf_path, "w") as f:
