@@ -44,6 +44,30 @@ describe('stackspec-placement', () => {
     expect(r.err).toContain('Forbidden member_of parameters are not supported in the specified microversion');
   });
 
+  it('parse names the status and the parameter at fault, with a hint', async () => {
+    const r = await run(['parse', 'resources1=VCPU:0&resources=MEMORY_MB:1', '-m', '1.39']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(
+      'error: Requested resource VCPU requires amount >= 1. Got: 0. (HTTP 400, parameter resources1)',
+    );
+    const inside = await run(['parse', `member_of=in:${A},!${A}&resources=VCPU:1`]);
+    expect(inside.err).toContain('(HTTP 400, parameter member_of)');
+    expect(inside.err).toMatch(/hint: '!' cannot appear inside in:/);
+  });
+
+  it('parse explains a route that does not exist yet (404) instead of an empty message', async () => {
+    const r = await run(['parse', 'resources=VCPU:1', '-m', '1.9']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('error: GET /allocation_candidates exists from microversion 1.10. (HTTP 404)');
+    expect(r.err).toContain('hint: ask for microversion 1.10 or later');
+  });
+
+  it('query reports an unknown trait as the 400 it is, naming the parameter', async () => {
+    const r = await run(['query', '-i', 'spec-example.yaml', 'resources=VCPU:1&required=CUSTOM_NOPE']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('No such trait(s): CUSTOM_NOPE. (HTTP 400, parameter required)');
+  });
+
   it('rejects a microversion Placement does not serve with exit 2', async () => {
     const r = await run(['parse', 'resources=VCPU:1', '-m', '1.40']);
     expect(r.code).toBe(2);
@@ -128,6 +152,35 @@ describe('stackspec-placement', () => {
       dir,
     );
     expect(JSON.parse(reserved.out).query).toContain(`member_of=${A}`);
+  });
+
+  it('from-flavor reads a flavor file, taking bare integers in extra specs as Nova strings', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pq-'));
+    writeFileSync(
+      join(dir, 'f.yaml'),
+      'vcpus: 2\nmemory_mb: 1024\nextra_specs:\n  "resources:VCPU": 4\n  "trait:HW_CPU_X86_AVX2": required\n',
+    );
+    const r = await run(['from-flavor', '--flavor', 'f.yaml', '--limit', '0'], {}, dir);
+    expect(r.code).toBe(0);
+    expect(r.out.trim()).toBe(
+      '/allocation_candidates?resources=VCPU:4,MEMORY_MB:1024&required=HW_CPU_X86_AVX2',
+    );
+  });
+
+  it('from-flavor points at the line of a flavor file that is not a mapping or has a bad value', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pq-'));
+    writeFileSync(join(dir, 'list.yaml'), '- vcpus: 2\n');
+    const list = await run(['from-flavor', '--flavor', 'list.yaml'], {}, dir);
+    expect(list.code).toBe(1);
+    expect(list.err).toMatch(/list\.yaml:1:1 +error +The document must be a mapping/);
+    writeFileSync(join(dir, 'bool.yaml'), 'vcpus: 2\nextra_specs:\n  "hw:mem_encryption": yes\n  ok: x\n');
+    const bool = await run(['from-flavor', '--flavor', 'bool.yaml'], {}, dir);
+    expect(bool.code).toBe(1);
+    expect(bool.err).toMatch(/bool\.yaml:3:\d+ +error +.*must be a string/);
+    writeFileSync(join(dir, 'vcpus.yaml'), 'vcpus: two\n');
+    const vcpus = await run(['from-flavor', '--flavor', 'vcpus.yaml'], {}, dir);
+    expect(vcpus.code).toBe(1);
+    expect(vcpus.err).toMatch(/vcpus\.yaml:1:\d+ +error/);
   });
 
   it('serve answers on a port until stopped', async () => {

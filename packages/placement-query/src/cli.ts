@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createDiagnostic, isStackspecError, parseDocument, ValidationError } from '@stackspec/core';
+import {
+  createDiagnostic,
+  isStackspecError,
+  NotFoundError,
+  parseDocument,
+  ValidationError,
+  validateWithSchema,
+} from '@stackspec/core';
 import {
   addOutputOptions,
   type CliIO,
@@ -15,7 +22,7 @@ import { z } from 'zod';
 import { findAllocationCandidates } from './engine/candidates.js';
 import { listResourceProviders } from './engine/providers.js';
 import { renderCandidates, renderProviderList } from './engine/render.js';
-import { type AggregateInfo, flavorToRequest } from './flavor.js';
+import { type AggregateInfo, FlavorSchema, flavorToRequest } from './flavor.js';
 import { createPlacementHandler } from './http/service.js';
 import { MAX_MICROVERSION } from './microversion.js';
 import { loadInventory } from './model/inventory-file.js';
@@ -61,6 +68,56 @@ function print(io: CliIO, text: string): void {
   io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
+/**
+ * Placement's answer to a query as the command line shows it: its message
+ * with the HTTP status and the parameter at fault, e.g.
+ * `Requested resource VCPU requires amount >= 1. Got: 0. (HTTP 400, parameter resources1)`.
+ */
+function queryFailure(e: unknown): never {
+  if (!isStackspecError(e) || (e.status !== 400 && e.status !== 404)) throw e;
+  const d = e.diagnostics[0];
+  const parameter = d?.path ? d.path.slice(1).replaceAll('~1', '/').replaceAll('~0', '~') : '';
+  const message = `${e.message} (HTTP ${e.status}${parameter ? `, parameter ${parameter}` : ''})`;
+  const options = {
+    code: e.code,
+    diagnostics: [createDiagnostic({ ...(d ?? { code: e.code, path: '' }), message })],
+  };
+  throw e.status === 404 ? new NotFoundError(message, options) : new ValidationError(message, options);
+}
+
+function guarded<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    queryFailure(e);
+  }
+}
+
+// A flavor file: Nova's flavor fields; extra spec values written as bare
+// integers in YAML (`resources:VCPU: 4`) are read as the strings Nova stores.
+const FlavorFileSchema = FlavorSchema.extend({
+  extra_specs: z
+    .record(
+      z.string(),
+      z.union([z.string(), z.number().int().transform(String)], {
+        error: 'must be a string (quote it in YAML: "…")',
+      }),
+    )
+    .default({}),
+});
+
+function readFlavorFile(io: CliIO, file: string): z.output<typeof FlavorFileSchema> {
+  const doc = parseDocument(readText(io, file), { filename: file });
+  const r = validateWithSchema(FlavorFileSchema, doc, { area: 'flavor' });
+  if (!r.ok) {
+    throw new ValidationError(undefined, {
+      code: 'placement-query/invalid-flavor',
+      diagnostics: r.diagnostics,
+    });
+  }
+  return r.value;
+}
+
 const AggregatesFileSchema = z.array(
   z.object({
     uuid: z.string(),
@@ -103,7 +160,8 @@ export async function runPlacementCli(
     .action((text: string, opts: { endpoint: string; microversion: string }) => {
       const split = splitQuery(text);
       const endpoint = split.endpoint ?? endpointOf(opts.endpoint);
-      const request = parsePlacementQuery(endpoint, split.query, microversionOf(opts.microversion));
+      const version = microversionOf(opts.microversion);
+      const request = guarded(() => parsePlacementQuery(endpoint, split.query, version));
       print(io, JSON.stringify(request, null, 2));
     });
 
@@ -129,14 +187,17 @@ export async function runPlacementCli(
       const split = splitQuery(text);
       const endpoint = split.endpoint ?? endpointOf(opts.endpoint);
       const version = microversionOf(opts.microversion);
-      const request = parsePlacementQuery(endpoint, split.query, version);
+      const request = guarded(() => parsePlacementQuery(endpoint, split.query, version));
       const fmt = {
         format: opts.format,
         ...(opts.column ? { columns: opts.column } : {}),
         ...(opts.noindent ? { noindent: true } : {}),
       };
       if (request.endpoint === 'resource_providers') {
-        const body = renderProviderList(listResourceProviders(store, request), version);
+        const body = renderProviderList(
+          guarded(() => listResourceProviders(store, request)),
+          version,
+        );
         if (opts.format === 'json' && !opts.column)
           return print(io, JSON.stringify(body, null, opts.noindent ? undefined : 2));
         const rows = body.resource_providers.map((p) => ({
@@ -151,7 +212,7 @@ export async function runPlacementCli(
           formatList(rows, ['uuid', 'name', 'generation', 'root_provider_uuid', 'parent_provider_uuid'], fmt),
         );
       }
-      const result = findAllocationCandidates(store, request);
+      const result = guarded(() => findAllocationCandidates(store, request));
       if (opts.format === 'json' && !opts.column) {
         return print(
           io,
@@ -209,13 +270,8 @@ export async function runPlacementCli(
         microversion: string;
         json?: boolean;
       }) => {
-        const base = opts.flavor
-          ? (parseDocument(readText(io, opts.flavor), { filename: opts.flavor }).value as Record<
-              string,
-              unknown
-            >)
-          : {};
-        const extra: Record<string, string> = { ...((base.extra_specs as Record<string, string>) ?? {}) };
+        const base = opts.flavor ? readFlavorFile(io, opts.flavor) : undefined;
+        const extra: Record<string, string> = { ...base?.extra_specs };
         for (const p of opts.property) {
           const i = p.indexOf('=');
           if (i <= 0)
@@ -238,7 +294,7 @@ export async function runPlacementCli(
           if (!r.success) usage(`${opts.aggregates} must be a list of {uuid, metadata}`);
           aggregates = r.data;
         }
-        const { request, diagnostics } = flavorToRequest(flavor as never, {
+        const { request, diagnostics } = flavorToRequest(flavor, {
           microversion: microversionOf(opts.microversion),
           aggregates,
           ...(opts.requiredMemberPrefix ? { requiredMemberPrefix: opts.requiredMemberPrefix } : {}),

@@ -56,10 +56,20 @@ export function queryError(
   });
 }
 
-/** Placement's 404 for a route that does not exist at the requested microversion (empty message). */
-export function routeNotFound(description: string): NotFoundError {
-  return new NotFoundError('', {
+/**
+ * Placement's 404 for a route that does not exist at the requested
+ * microversion. Placement's body says nothing; the message here says which
+ * microversion the route needs.
+ */
+export function routeNotFound(description: string, hint?: string): NotFoundError {
+  return new NotFoundError(description, {
     code: PLACEMENT_ERROR_CODES.default,
-    diagnostics: [createDiagnostic({ code: 'placement-query/not-found', message: description })],
+    diagnostics: [
+      createDiagnostic({
+        code: 'placement-query/not-found',
+        message: description,
+        ...(hint ? { hint } : {}),
+      }),
+    ],
   });
 }

@@ -52,7 +52,7 @@ export {
 } from './model/inventory-file.js';
 export type { PlacementSend, PlanStep } from './model/plan.js';
 export { applyPlan, inventoryPlan, PlanStepError, wipePlacement } from './model/plan.js';
-export type { Consumer, Inventory, Provider, ProviderStoreOptions } from './model/store.js';
+export type { CapacityEntry, Consumer, Inventory, Provider, ProviderStoreOptions } from './model/store.js';
 export {
   canAllocate,
   capacityOf,
@@ -63,7 +63,7 @@ export {
   ProviderStore,
   SHARING_TRAIT,
 } from './model/store.js';
-export type { QueryParseResult } from './parse.js';
+export type { MemberOfValue, QueryParseResult, TraitsValue } from './parse.js';
 export {
   parseAllocationCandidatesQuery,
   parseMemberOfValue,

@@ -202,7 +202,8 @@ describe('parseAllocationCandidatesQuery', () => {
   it('does not exist before 1.10', () => {
     expect(fail(() => parseAllocationCandidatesQuery('resources=VCPU:1', '1.9'))).toMatchObject({
       status: 404,
-      message: '',
+      message: 'GET /allocation_candidates exists from microversion 1.10.',
+      hint: 'ask for microversion 1.10 or later',
     });
   });
 

@@ -201,7 +201,8 @@ export function parseResourcesValue(value: string, parameter = 'resources'): Res
   return result;
 }
 
-interface TraitsValue {
+/** One `required` value read: any-of sets that must all be met, and forbidden traits. */
+export interface TraitsValue {
   required: string[][];
   forbidden: string[];
 }
@@ -274,7 +275,8 @@ function parseTraitsParams(params: QueryParams, key: string, version: Microversi
   return { required, forbidden: pySortedSet(forbidden) };
 }
 
-interface MemberOfValue {
+/** One `member_of` value read: an any-of set of aggregates, or aggregates that are forbidden. */
+export interface MemberOfValue {
   required?: string[];
   forbidden?: string[];
 }
@@ -395,7 +397,10 @@ export function parseAllocationCandidatesQuery(
 ): AllocationCandidatesRequest {
   const version = checkVersion(microversion);
   if (!atLeast(version, 10)) {
-    throw routeNotFound('GET /allocation_candidates exists from microversion 1.10.');
+    throw routeNotFound(
+      'GET /allocation_candidates exists from microversion 1.10.',
+      'ask for microversion 1.10 or later',
+    );
   }
   const params = QueryParams.from(query);
   validateSchema(
