@@ -114,42 +114,121 @@ describe('serializePlacementQuery', () => {
     );
   });
 
-  it('round-trips /allocation_candidates requests across microversions (property)', () => {
-    const group = (suffix: string, withResources: boolean) =>
-      fc.record({
-        suffix: fc.constant(suffix),
-        resources: withResources ? resources : fc.constant({}),
-        requiredTraits: fc.array(set(traitName, 1), { maxLength: 2 }),
-        forbiddenTraits: fc.constant([] as string[]),
-        memberOf: fc.array(set(aggregate), { maxLength: 2 }),
-        forbiddenAggregates: fc.uniqueArray(aggregate, { maxLength: 2 }),
-      });
-    const arb = fc
-      .tuple(
-        fc.integer({ min: 33, max: 39 }),
-        group('', true),
-        group('_A', true),
-        fc.boolean(),
-        fc.option(fc.integer({ min: 1, max: 50 }), { nil: undefined }),
-      )
-      .map(
-        ([minor, g0, g1, two, limit]): AllocationCandidatesRequest => ({
-          endpoint: 'allocation_candidates',
-          microversion: `1.${minor}`,
-          ...(limit ? { limit } : {}),
-          groupPolicy: 'isolate',
-          sameSubtree: [],
-          groups: two ? [g0, g1] : [g0],
-        }),
-      );
+  it('round-trips /allocation_candidates requests of every form across 1.10-1.39 (property)', () => {
+    // Requests valid by construction at their microversion: each form appears
+    // only from the version that introduced it.
+    const forbiddenTrait = fc.constantFrom('CUSTOM_BRONZE', 'HW_NIC_SRIOV', 'COMPUTE_STATUS_DISABLED');
+    const arb = fc.integer({ min: 10, max: 39 }).chain((minor) => {
+      const group = (suffix: string, resourceless: boolean) =>
+        fc.record({
+          suffix: fc.constant(suffix),
+          resources: resourceless ? fc.constant({}) : resources,
+          requiredTraits:
+            minor >= 17
+              ? fc.array(set(traitName, minor >= 39 ? 3 : 1), {
+                  minLength: resourceless ? 1 : 0,
+                  maxLength: 2,
+                })
+              : fc.constant([] as string[][]),
+          forbiddenTraits:
+            minor >= 22 ? fc.uniqueArray(forbiddenTrait, { maxLength: 2 }) : fc.constant([] as string[]),
+          memberOf:
+            minor >= 21
+              ? fc.array(set(aggregate), { maxLength: minor >= 24 ? 2 : 1 })
+              : fc.constant([] as string[][]),
+          forbiddenAggregates:
+            minor >= 32 ? fc.uniqueArray(aggregate, { maxLength: 2 }) : fc.constant([] as string[]),
+          inTree: minor >= 31 ? fc.option(fc.uuid(), { nil: undefined }) : fc.constant(undefined),
+        });
+      const suffixes =
+        minor >= 33
+          ? fc.uniqueArray(fc.constantFrom('1', '2', '_A', '_NIC', '_CPU'), { maxLength: 3 })
+          : minor >= 25
+            ? fc.uniqueArray(fc.constantFrom('1', '2', '3'), { maxLength: 3 })
+            : fc.constant([] as string[]);
+      return fc
+        .record({
+          suffixed: suffixes,
+          unsuffixed: minor >= 25 ? fc.boolean() : fc.constant(true),
+          resourcelessMask: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+          policy: fc.constantFrom('none', 'isolate') as fc.Arbitrary<'none' | 'isolate'>,
+          withPolicy: fc.boolean(),
+          limit:
+            minor >= 16
+              ? fc.option(fc.integer({ min: 1, max: 50 }), { nil: undefined })
+              : fc.constant(undefined),
+          root:
+            minor >= 35
+              ? fc.option(
+                  fc.record({
+                    required: fc.uniqueArray(traitName, { maxLength: 2 }),
+                    forbidden: fc.uniqueArray(forbiddenTrait, { maxLength: 2 }),
+                  }),
+                  { nil: undefined },
+                )
+              : fc.constant(undefined),
+          extraSubtree: fc.boolean(),
+        })
+        .chain(
+          ({ suffixed, unsuffixed, resourcelessMask, policy, withPolicy, limit, root, extraSubtree }) => {
+            const withUnsuffixed = unsuffixed || suffixed.length === 0;
+            // Resourceless groups (1.36) must sit in a same_subtree with another group.
+            const resourceless = suffixed.filter(
+              (_s, i) => minor >= 36 && suffixed.length > 1 && resourcelessMask[i] && i > 0,
+            );
+            const groups = [
+              ...(withUnsuffixed ? [group('', false)] : []),
+              ...suffixed.map((s) => group(s, resourceless.includes(s))),
+            ];
+            const sameSubtree: string[][] = [];
+            if (resourceless.length) sameSubtree.push([suffixed[0] as string, ...resourceless]);
+            else if (minor >= 36 && extraSubtree && suffixed.length >= 2)
+              sameSubtree.push(suffixed.slice(0, 2));
+            const rootRequired = root && (root.required.length || root.forbidden.length) ? root : undefined;
+            return fc.tuple(...groups).map(
+              (gs): AllocationCandidatesRequest => ({
+                endpoint: 'allocation_candidates',
+                microversion: `1.${minor}`,
+                ...(limit ? { limit } : {}),
+                ...(suffixed.length >= 2 || (withPolicy && minor >= 25) ? { groupPolicy: policy } : {}),
+                ...(rootRequired ? { rootRequired } : {}),
+                sameSubtree,
+                // An absent in_tree is a missing key, as the parser leaves it.
+                groups: gs.map(({ inTree, ...rest }) => (inTree === undefined ? rest : { ...rest, inTree })),
+              }),
+            );
+          },
+        );
+    });
+    const seen = new Set<string>();
     fc.assert(
       fc.property(arb, (req) => {
         const text = serializePlacementQuery(req);
         expect(parsePlacementQuery('allocation_candidates', text, req.microversion)).toEqual(
           normalizePlacementQuery(req),
         );
+        for (const [k] of new URLSearchParams(text)) seen.add(k.replace(/(_[A-Z]+|[0-9]+)$/, ''));
+        if (req.groups.some((g) => !Object.keys(g.resources).length)) seen.add('(resourceless group)');
+        if (req.groups.some((g) => /^[0-9]+$/.test(g.suffix))) seen.add('(numeric suffix)');
+        if (req.groups.some((g) => g.forbiddenTraits.length)) seen.add('(forbidden trait)');
       }),
-      { numRuns: 300 },
+      { numRuns: 1000 },
+    );
+    // The generator reaches every key.
+    expect([...seen].sort()).toEqual(
+      [
+        '(forbidden trait)',
+        '(numeric suffix)',
+        '(resourceless group)',
+        'group_policy',
+        'in_tree',
+        'limit',
+        'member_of',
+        'required',
+        'resources',
+        'root_required',
+        'same_subtree',
+      ].sort(),
     );
   });
 

@@ -8,6 +8,7 @@ import {
   renderCandidates,
   renderCandidatesBytes,
   renderCandidatesJson,
+  renderProvider,
   renderProviderList,
   renderProviderListJson,
 } from './render.js';
@@ -205,6 +206,27 @@ describe('render', () => {
       root_provider_uuid: p?.uuid,
       links: expect.arrayContaining([{ rel: 'self', href: `/placement/resource_providers/${p?.uuid}` }]),
     });
+  });
+
+  it('renders one provider per microversion: aggregates 1.1, traits 1.6, allocations 1.11, tree 1.14', () => {
+    const numa0 = store.providerByName('numa0');
+    if (!numa0) throw new Error('fixture');
+    const rels = (v: string) => renderProvider(numa0, v).links.map((l) => l.rel);
+    expect(rels('1.0')).toEqual(['self', 'inventories', 'usages']);
+    expect(rels('1.1')).toContain('aggregates');
+    expect(rels('1.6')).toContain('traits');
+    expect(rels('1.11')).toContain('allocations');
+    expect(renderProvider(numa0, '1.13')).not.toHaveProperty('parent_provider_uuid');
+    expect(renderProvider(numa0, { major: 1, minor: 14 }, '/p')).toMatchObject({
+      name: 'numa0',
+      generation: numa0.generation,
+      parent_provider_uuid: store.providerByName('cn1')?.uuid,
+      root_provider_uuid: store.providerByName('cn1')?.uuid,
+      links: expect.arrayContaining([{ rel: 'usages', href: `/p/resource_providers/${numa0.uuid}/usages` }]),
+    });
+    expect(() => renderProvider(numa0, '1.40')).toThrow(
+      expect.objectContaining({ code: 'placement-query/invalid-microversion' }),
+    );
   });
 
   it('writes the same bodies as text, cached fragments included', () => {

@@ -1,6 +1,15 @@
+import { isStackspecError } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadInventory, safeLoadInventory, uuidFromName } from './inventory-file.js';
+import {
+  applyInventory,
+  InventoryFileSchema,
+  loadInventory,
+  resolveInventory,
+  safeLoadInventory,
+  uuidFromName,
+} from './inventory-file.js';
+import { createProviderStore } from './store.js';
 
 describe('safeLoadInventory', () => {
   it('builds trees, derives stable uuids and records usages as allocations', () => {
@@ -143,5 +152,59 @@ describe('aggregate metadata', () => {
       path: '/aggregates/a/uuid',
       line: 3,
     });
+  });
+});
+
+describe('resolveInventory and applyInventory', () => {
+  const file = InventoryFileSchema.parse({
+    traits: ['CUSTOM_GOLD'],
+    providers: [
+      {
+        name: 'cn',
+        traits: ['CUSTOM_GOLD'],
+        inventories: { VCPU: 4 },
+        children: [{ name: 'numa', inventories: { MEMORY_MB: 1024 } }],
+      },
+    ],
+    consumers: [{ uuid: '11111111-1111-4111-8111-111111111111', allocations: { cn: { VCPU: 1 } } }],
+  });
+
+  it('resolves names to uuids and fills a store with the same state', () => {
+    const r = resolveInventory(file, createProviderStore());
+    if (!r.ok) throw new Error(JSON.stringify(r.diagnostics));
+    expect(r.inventory.providers.map((p) => [p.name, p.parentUuid])).toEqual([
+      ['cn', null],
+      ['numa', uuidFromName('provider:cn')],
+    ]);
+    const store = createProviderStore();
+    applyInventory(store, r.inventory);
+    const cn = store.providerByName('cn');
+    expect(cn?.traits.has('CUSTOM_GOLD')).toBe(true);
+    expect(cn?.usages.get('VCPU')).toBe(1);
+    expect(store.providerByName('numa')?.root).toBe(cn);
+  });
+
+  it('reports unresolved references without a document, pointing at their path', () => {
+    const r = resolveInventory(
+      InventoryFileSchema.parse({ providers: [{ name: 'a', parent: 'nobody', traits: ['HW_CPU_X86_AVXX'] }] }),
+      createProviderStore(),
+    );
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics.map((d) => d.path).sort()).toEqual(['/providers/0/parent', '/providers/0/traits/0']);
+  });
+
+  it("applying twice is the store's 409, a core error", () => {
+    const r = resolveInventory(file, createProviderStore());
+    if (!r.ok) throw new Error('fixture');
+    const store = createProviderStore();
+    applyInventory(store, r.inventory);
+    let caught: unknown;
+    try {
+      applyInventory(store, { ...r.inventory, customTraits: [] });
+    } catch (e) {
+      caught = e;
+    }
+    expect(isStackspecError(caught)).toBe(true);
+    expect(caught).toMatchObject({ status: 409, code: 'placement.duplicate_name' });
   });
 });
