@@ -37,7 +37,7 @@ export {
 export type { FlavorEntry, ReadFlavorFileResult } from './flavors.js';
 export { parsePropertiesString, readFlavorFile, validateFlavorFile } from './flavors.js';
 export type { ExtraSpecsHandlerOptions, FlavorStore } from './http/handler.js';
-export { createExtraSpecsHandler, createMemoryFlavorStore } from './http/handler.js';
+export { createExtraSpecsHandler, createMemoryFlavorStore, NOVA_MAX_BODY_BYTES } from './http/handler.js';
 export type { ImagePropertyMatch, ValidateImagePropertiesOptions } from './image.js';
 export { findImageProperty, IMAGE_ONLY_PROPERTIES, validateImageProperties } from './image.js';
 export type { LoadExtraSpecPluginsOptions, LoadExtraSpecPluginsResult } from './plugins.js';

@@ -1,6 +1,11 @@
 import { ConflictError } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
-import { createExtraSpecsHandler, createMemoryFlavorStore, type FlavorStore } from './handler.js';
+import {
+  createExtraSpecsHandler,
+  createMemoryFlavorStore,
+  type FlavorStore,
+  NOVA_MAX_BODY_BYTES,
+} from './handler.js';
 
 function setup(options: Partial<Parameters<typeof createExtraSpecsHandler>[0]> = {}) {
   const store = createMemoryFlavorStore({ f1: { 'hw:cpu_policy': 'shared' } });
@@ -165,6 +170,99 @@ describe('createExtraSpecsHandler (the design: validation query parameter)', () 
 });
 
 describe('createExtraSpecsHandler on hostile input', () => {
+  const handler = createExtraSpecsHandler({ store: createMemoryFlavorStore({ f1: {} }) });
+  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+    handler(
+      new Request('http://localhost/flavors/f1/os-extra_specs', {
+        method: 'POST',
+        headers: { 'OpenStack-API-Version': 'compute 2.86', ...headers },
+        body,
+        ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+      } as RequestInit),
+    );
+  /** A body of `chunks` chunks of 64 KiB (endless when `Infinity`), and how many were pulled. */
+  const stream = (chunks: number) => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= chunks) controller.close();
+        else {
+          pulled += 1;
+          controller.enqueue(new Uint8Array(65_536).fill(0x20));
+        }
+      },
+    });
+    return { body, pulled: () => pulled };
+  };
+
+  it("refuses a declared length past the limit first, with webob's page in oslo's words", async () => {
+    const res = await post('{}', {
+      'Content-Length': String(NOVA_MAX_BODY_BYTES + 1),
+      'OpenStack-API-Version': 'compute 2.x',
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('Content-Type')).toBe('text/plain; charset=UTF-8');
+    expect(res.headers.get('OpenStack-API-Version')).toBeNull();
+    expect(await res.text()).toBe(
+      '413 Request Entity Too Large\n\nRequest is too large. Larger than max_request_body_size (114688).\n\n   ',
+    );
+  });
+
+  it('stops reading an endless body at the limit, after the version check', async () => {
+    const endless = stream(Number.POSITIVE_INFINITY);
+    const res = await post(endless.body, { Accept: 'application/json' });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(await res.text())).toEqual({
+      message: 'Request is too large. Larger than 114688.<br /><br />\n\n\n',
+      code: '413 Request Entity Too Large',
+      title: 'Request Entity Too Large',
+    });
+    expect(endless.pulled()).toBeLessThanOrEqual(3);
+    const badVersion = await post(stream(4).body, { 'OpenStack-API-Version': 'compute 2.x' });
+    expect(badVersion.status).toBe(400);
+  });
+
+  it('honours maxBodyBytes', async () => {
+    const small = createExtraSpecsHandler({ store: createMemoryFlavorStore({ f1: {} }), maxBodyBytes: 10 });
+    const res = await small(
+      new Request('http://localhost/flavors/f1/os-extra_specs', {
+        method: 'POST',
+        headers: { Accept: 'text/html' },
+        body: '{"extra_specs": {}}',
+      }),
+    );
+    expect(res.status).toBe(413);
+    expect(await res.text()).toContain(
+      '<h1>413 Request Entity Too Large</h1>\n  Request is too large. Larger than 10.',
+    );
+  });
+
+  it("answers JSON nested past Python's reach with Nova's 500, at once", async () => {
+    const deep = `{"extra_specs": {"x": ${'['.repeat(50_000)}${']'.repeat(50_000)}}}`;
+    const res = await post(deep);
+    expect(res.status).toBe(500);
+    expect(res.headers.get('OpenStack-API-Version')).toBe('compute 2.86');
+    expect(JSON.parse(await res.text())).toEqual({
+      computeFault: {
+        code: 500,
+        message: 'The server has either erred or is incapable of performing the requested operation.',
+      },
+    });
+  });
+
+  it('refuses bytes that are not UTF-8 and a byte order mark as a malformed body', async () => {
+    for (const body of [
+      new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d]),
+      new TextEncoder().encode('\ufeff{"extra_specs": {}}'),
+    ]) {
+      const res = await post(body);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(await res.text())).toEqual({
+        badRequest: { code: 400, message: 'Malformed request body' },
+      });
+    }
+  });
+
   it('answers any body, path and version with a Nova fault or success, never a 500', async () => {
     const { default: fc } = await import('fast-check');
     const store = createMemoryFlavorStore({ f1: {} });

@@ -10,6 +10,7 @@ import {
 import type { ExtraSpecRegistry } from '../registry.js';
 import { builtinRegistry, checkNovaExtraSpec, validateExtraSpecs } from '../validate.js';
 import { PyJsonError, PyNumber, parsePyJson, pyDumps, pyRepr, pyStr } from './pyjson.js';
+import { webobErrorResponse } from './webob.js';
 
 /** Where flavors' extra specs live; an adapter over a database or Nova itself. */
 export interface FlavorStore {
@@ -66,7 +67,15 @@ export interface ExtraSpecsHandlerOptions {
   maxVersion?: string;
   /** Called for each unknown key accepted in permissive mode (the spec says such requests are logged). */
   onPermissive?: (flavorId: string, key: string, message: string) => void;
+  /**
+   * Largest request body in bytes (default {@link NOVA_MAX_BODY_BYTES}, the
+   * `max_request_body_size` of the oslo middleware in Nova's pipeline).
+   */
+  maxBodyBytes?: number;
 }
+
+/** Nova's default largest request body: oslo.middleware's `max_request_body_size`, 112 KiB. */
+export const NOVA_MAX_BODY_BYTES = 114_688;
 
 const KEY_PATTERN_TEXT = '^[a-zA-Z0-9-_:. ]{1,255}$';
 // Python's re.search: `$` also matches before a final newline.
@@ -86,6 +95,47 @@ class NovaFault extends Error {
 }
 
 const bad = (message: string) => new NovaFault(400, message);
+
+/** What Nova's fault wrapper answers for an exception it did not expect (a body nested too deep, say). */
+const SERVER_ERROR = 'The server has either erred or is incapable of performing the requested operation.';
+
+/**
+ * The body's bytes, or `undefined` as soon as it passes `max` (the stream is
+ * cancelled there, so an endless body costs no more than `max`).
+ */
+async function readBody(request: Request, max: number): Promise<Uint8Array | undefined> {
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** The request's `Content-Length` as webob reads it: a whole number, or `undefined`. */
+function contentLength(request: Request): number | undefined {
+  const v = request.headers.get('content-length')?.trim();
+  return v && /^\d+$/.test(v) ? Number(v) : undefined;
+}
+
+// Python decodes request bodies strictly and keeps a byte order mark, which
+// its JSON parser then refuses.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyNumber);
@@ -194,6 +244,13 @@ function fault(status: number, message: string, headers: Record<string, string>)
  * (`{"badRequest": {"code": 400, "message": …}}`); every response carries the
  * version headers. Below 2.86 nothing is validated, as in Nova.
  *
+ * Bodies are bounded as in Nova's pipeline: a `Content-Length` over
+ * `maxBodyBytes` is a 413 before anything else, and a body without one is
+ * cut off at the limit (413 too), both with webob's error page in the
+ * format the Accept header asks for. JSON nested deeper than Python's parser
+ * reaches is Nova's 500 `computeFault`; bytes that are not UTF-8 are its 400
+ * `Malformed request body`.
+ *
  * @example
  * const handler = createExtraSpecsHandler({ store: createMemoryFlavorStore({ f1: {} }) });
  * serve(handler); // e.g. with @stackspec/core/node's startServer
@@ -206,6 +263,7 @@ export function createExtraSpecsHandler(
   const behaviour = options.behaviour ?? 'spec';
   const prefix = (options.prefix ?? '').replace(/\/$/, '');
   const maxVersion = options.maxVersion ?? '2.93';
+  const maxBody = options.maxBodyBytes ?? NOVA_MAX_BODY_BYTES;
   const route = new RegExp(
     `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/flavors/([^/]+)/os-extra_specs(?:/([^/]+))?/?$`,
   );
@@ -256,6 +314,16 @@ export function createExtraSpecsHandler(
     const url = new URL(request.url, 'http://localhost');
     const m = route.exec(url.pathname);
     if (!m) return fault(404, 'The resource could not be found.', {});
+    // oslo's size limit sits in front of Nova's API: a declared length past
+    // it is refused before anything else, with webob's own error page.
+    const declared = contentLength(request);
+    if (declared !== undefined && declared > maxBody) {
+      return webobErrorResponse(
+        413,
+        `Request is too large. Larger than max_request_body_size (${maxBody}).`,
+        request.headers.get('accept'),
+      );
+    }
     const negotiated = negotiateMicroversion(request.headers, {
       service: 'compute',
       legacyHeader: 'X-OpenStack-Nova-API-Version',
@@ -280,8 +348,25 @@ export function createExtraSpecsHandler(
     const headers = versionHeaders(version);
     const flavorId = decodePart(m[1] as string);
     const key = m[2] === undefined ? undefined : decodePart(m[2]);
+    const isCreate = request.method === 'POST' && key === undefined;
+    const isUpdate = request.method === 'PUT' && key !== undefined;
+    const isRead = request.method === 'GET';
+    const isDelete = request.method === 'DELETE' && key !== undefined;
+    if (!isCreate && !isUpdate && !isRead && !isDelete) {
+      return fault(405, 'The method is not allowed for this resource.', headers);
+    }
     try {
-      if (request.method === 'GET') {
+      // Nova reads every body once the version is known; a body sent without
+      // a length is cut off at the limit while it is read.
+      const bytes = await readBody(request, maxBody);
+      if (bytes === undefined) {
+        return webobErrorResponse(
+          413,
+          `Request is too large. Larger than ${maxBody}.`,
+          request.headers.get('accept'),
+        );
+      }
+      if (isRead) {
         const specs = await store.getExtraSpecs(flavorId);
         if (!specs) throw new NovaFault(404, `Flavor ${flavorId} could not be found.`);
         if (key === undefined) return reply(200, pyDumps({ extra_specs: specs }), headers, false);
@@ -290,7 +375,7 @@ export function createExtraSpecsHandler(
         }
         return reply(200, pyDumps({ [key]: specs[key] }), headers, false);
       }
-      if (request.method === 'DELETE' && key !== undefined) {
+      if (isDelete) {
         if (!(await store.getExtraSpecs(flavorId)))
           throw new NovaFault(404, `Flavor ${flavorId} could not be found.`);
         if (!(await store.deleteExtraSpec(flavorId, key))) {
@@ -298,15 +383,14 @@ export function createExtraSpecsHandler(
         }
         return reply(200, '', headers, false);
       }
-      const isCreate = request.method === 'POST' && key === undefined;
-      const isUpdate = request.method === 'PUT' && key !== undefined;
-      if (!isCreate && !isUpdate) throw new NovaFault(405, 'The method is not allowed for this resource.');
-      const text = await request.text();
       let body: unknown;
       try {
-        body = text === '' ? undefined : parsePyJson(text);
+        body = bytes.length === 0 ? undefined : parsePyJson(UTF8.decode(bytes));
       } catch (e) {
-        if (e instanceof PyJsonError) throw bad('Malformed request body');
+        // Python's json module overflows its stack on deep nesting, which
+        // Nova's fault wrapper turns into a 500.
+        if (e instanceof PyJsonError && e.tooDeep) throw new NovaFault(500, SERVER_ERROR);
+        if (e instanceof PyJsonError || e instanceof TypeError) throw bad('Malformed request body');
         throw e;
       }
       let specs: Record<string, unknown>;

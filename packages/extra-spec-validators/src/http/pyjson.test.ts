@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PyJsonError, PyNumber, parsePyJson, pyDumps, pyFloatRepr, pyRepr, pyStr } from './pyjson.js';
+import {
+  PY_JSON_MAX_DEPTH,
+  PyJsonError,
+  PyNumber,
+  parsePyJson,
+  pyDumps,
+  pyFloatRepr,
+  pyRepr,
+  pyStr,
+} from './pyjson.js';
 
 describe('pyFloatRepr', () => {
   it.each([
@@ -40,6 +49,28 @@ describe('parsePyJson', () => {
     expect(() => parsePyJson('{"a": 01}')).toThrow(PyJsonError);
     expect(() => parsePyJson('{')).toThrow(PyJsonError);
     expect(() => parsePyJson('- 1')).toThrow(PyJsonError);
+  });
+
+  it('refuses nesting deeper than its limit before recursing, counting only brackets outside strings', () => {
+    const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    expect(parsePyJson(deep(PY_JSON_MAX_DEPTH))).toBeInstanceOf(Array);
+    for (const text of [deep(PY_JSON_MAX_DEPTH + 1), '['.repeat(3_000_000), '{"a":'.repeat(200_000)]) {
+      try {
+        parsePyJson(text);
+        expect.unreachable();
+      } catch (e) {
+        expect(e).toBeInstanceOf(PyJsonError);
+        expect((e as PyJsonError).tooDeep).toBe(true);
+        expect((e as Error).message).toBe(`nested deeper than ${PY_JSON_MAX_DEPTH} levels`);
+      }
+    }
+    expect(parsePyJson('{"a": "[[[[{{{{"}', 1)).toEqual({ a: '[[[[{{{{' });
+    expect(() => parsePyJson('[[1]]', 1)).toThrow(/nested deeper than 1 levels/);
+    try {
+      parsePyJson('{');
+    } catch (e) {
+      expect((e as PyJsonError).tooDeep).toBe(false);
+    }
   });
 
   it('agrees with JSON.parse on ordinary JSON (numbers aside) and never throws anything else', () => {

@@ -47,23 +47,48 @@ export function pyFloatRepr(text: string): string {
   return `${sign}${whole}.${frac || '0'}`;
 }
 
-/** Thrown by {@link parsePyJson} for text Python's json module refuses. */
-export class PyJsonError extends Error {}
+/**
+ * Thrown by {@link parsePyJson} for text Python's json module refuses;
+ * `tooDeep` when the text nests deeper than the parser's limit.
+ */
+export class PyJsonError extends Error {
+  constructor(
+    message: string,
+    readonly tooDeep = false,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Deepest nesting {@link parsePyJson} reads by default. Python's json module
+ * recurses once per level and gives up at its recursion limit (1,000 frames,
+ * less those of the server above it: Nova's API process fails just under
+ * 970 levels), so nothing deeper can reach Nova's validation.
+ */
+export const PY_JSON_MAX_DEPTH = 960;
 
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 
 /**
  * Parses JSON as Python's `json.loads` does: numbers become {@link PyNumber},
  * `NaN`, `Infinity` and `-Infinity` are accepted, duplicate keys keep the
- * last value. Throws {@link PyJsonError} otherwise.
+ * last value. Throws {@link PyJsonError} otherwise, with `tooDeep` set for
+ * arrays and objects nested deeper than `maxDepth` (default
+ * {@link PY_JSON_MAX_DEPTH}), which is checked before anything recurses.
  */
-export function parsePyJson(text: string): unknown {
+export function parsePyJson(text: string, maxDepth = PY_JSON_MAX_DEPTH): unknown {
   const nonce = `\u0000n${Math.random().toString(36).slice(2)}:`;
   let out = '';
   let i = 0;
+  let depth = 0;
   const n = text.length;
   while (i < n) {
     const c = text[i] as string;
+    if (c === '[' || c === '{') {
+      depth += 1;
+      if (depth > maxDepth) throw new PyJsonError(`nested deeper than ${maxDepth} levels`, true);
+    } else if (c === ']' || c === '}') depth -= 1;
     if (c === '"') {
       let j = i + 1;
       while (j < n && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
