@@ -87,6 +87,20 @@ export function ironicWebobBody(status: number, description: string): { error_me
   return ironicErrorBody(status, description, 'webob');
 }
 
+/**
+ * Percent-decodes a path segment or query the way Python's `unquote` does
+ * before Ironic sees it: a malformed escape (`%ZZ`) stays as written, and
+ * escapes that do not form UTF-8 make the whole request invalid
+ * (`undefined`; Ironic's web framework answers those with a bare 400).
+ */
+function unquote(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
+  } catch {
+    return undefined;
+  }
+}
+
 function queryOf(url: URL): QueryParams {
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of url.searchParams) {
@@ -177,6 +191,9 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
     const base = (options.publicUrl ?? url.origin).replace(/\/+$/, '');
     const method = request.method.toUpperCase();
     let path = url.pathname.replace(/\/+$/, '');
+    if (unquote(url.pathname) === undefined || unquote(url.search.replace(/\+/g, ' ')) === undefined) {
+      return body(400, ironicErrorBody(400, '', 'webob'), new Headers());
+    }
 
     if (path === '') {
       if (method !== 'GET')
@@ -231,7 +248,7 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
         ? body(404, ironicErrorBody(404, message, 'webob'), new Headers())
         : body(405, ironicErrorBody(405, message, 'webob'), new Headers());
     }
-    const decoded = ident === undefined ? undefined : decodeURIComponent(ident);
+    const decoded = ident === undefined ? undefined : (unquote(ident) as string);
     const allowed = decoded === undefined ? ['GET', 'POST', 'PATCH', 'DELETE'] : ['GET', 'PATCH', 'DELETE'];
     if (!allowed.includes(method)) {
       return body(405, ironicErrorBody(405, '', 'webob'), new Headers({ allow: ALLOW }));

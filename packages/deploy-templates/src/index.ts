@@ -65,6 +65,7 @@ export {
   deployTemplateInputSchema,
   deployTemplateJsonSchema,
   findDuplicateSteps,
+  MAX_NESTING,
   MAX_STEP_NAME_LENGTH,
   MAX_STEP_PRIORITY,
   MAX_TEMPLATE_NAME_LENGTH,

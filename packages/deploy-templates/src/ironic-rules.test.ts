@@ -2,19 +2,25 @@ import { isStackspecError } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
 import { checkPatchDocument, checkPatchedStep, checkTemplate } from './ironic-rules.js';
 import { ironicProfile } from './profile.js';
+import { MAX_NESTING } from './schema.js';
 
 const latest = ironicProfile();
 const old = ironicProfile('21.4');
 const step = { interface: 'bios', step: 'apply_configuration', args: {}, priority: 10 };
 
-function messageOf(fn: () => unknown): string {
+function errorOf(fn: () => unknown): { code: string; status: number; message: string } {
   try {
     fn();
   } catch (e) {
-    if (isStackspecError(e)) return `${e.status} ${e.message}`;
+    if (isStackspecError(e)) return { code: e.code, status: e.status, message: e.message };
     throw e;
   }
   throw new Error('expected a validation error');
+}
+
+function messageOf(fn: () => unknown): string {
+  const e = errorOf(fn);
+  return `${e.status} ${e.message}`;
 }
 
 describe('checkTemplate', () => {
@@ -120,6 +126,51 @@ describe('checkTemplate', () => {
     ).toContain('larger than the largest supported value 2147483647');
   });
 
+  it.each([
+    ['a name longer than 255 characters', 's'.repeat(256), 'step-name-too-long', 'is 256 characters long'],
+    ['a NUL', 'a\u0000b', 'invalid-step-name', 'contains a NUL character'],
+    ['an unpaired high surrogate', 'a\ud800', 'invalid-step-name', 'an unpaired surrogate'],
+    ['an unpaired low surrogate', '\udc00a', 'invalid-step-name', 'an unpaired surrogate'],
+  ])('refuses a step name with %s, which the database could not store', (_label, name, code, text) => {
+    const body = { name: 'CUSTOM_A', steps: [step, { ...step, interface: 'raid', step: name }] };
+    const error = errorOf(() => checkTemplate(body, latest, 'template'));
+    expect(error.code).toBe(`deploy-templates/${code}`);
+    expect(error.message).toMatch(/^Deploy template invalid: the name of step 1 \(raid\./);
+    expect(error.message).toContain(text);
+  });
+
+  it('counts step name length in characters and accepts a paired surrogate', () => {
+    const body = { name: 'CUSTOM_A', steps: [{ ...step, step: '😀'.repeat(255) }] };
+    expect(checkTemplate(body, latest, 'template').steps[0]?.step).toHaveLength(510);
+  });
+
+  it('refuses nesting past the limit at any depth without overflowing the stack', () => {
+    for (const depth of [MAX_NESTING - 3, 100_000]) {
+      let args: unknown = 1;
+      for (let i = 0; i < depth; i += 1) args = [args];
+      const error = errorOf(() =>
+        checkTemplate({ name: 'CUSTOM_A', steps: [{ ...step, args: { a: args } }] }, latest, 'template'),
+      );
+      expect(error).toMatchObject({ code: 'deploy-templates/too-deep', status: 400 });
+    }
+    let fits: unknown = 1;
+    for (let i = 0; i < MAX_NESTING - 4; i += 1) fits = [fits];
+    expect(() =>
+      checkTemplate({ name: 'CUSTOM_A', steps: [{ ...step, args: { a: fits } }] }, latest, 'template'),
+    ).not.toThrow();
+  });
+
+  it('refuses non-finite numbers anywhere in the template', () => {
+    for (const body of [
+      { name: 'CUSTOM_A', steps: [{ ...step, args: { x: Number.POSITIVE_INFINITY } }] },
+      { name: 'CUSTOM_A', steps: [step], extra: { y: [Number.NaN] } },
+    ]) {
+      expect(errorOf(() => checkTemplate(body, latest, 'template')).code).toBe(
+        'deploy-templates/number-too-large',
+      );
+    }
+  });
+
   it('uses the patch prefix when validating a patched template', () => {
     expect(messageOf(() => checkTemplate({ steps: [step] }, latest, 'patch'))).toBe(
       "400 Schema error for patch: 'name' is a required property",
@@ -154,6 +205,15 @@ describe('checkPatchDocument', () => {
     [[{ path: '/name' }], "Schema error for patch: 'op' is a required property"],
   ])('rejects %j', (patch, message) => {
     expect(messageOf(() => checkPatchDocument(patch))).toBe(`400 ${message}`);
+  });
+
+  it('refuses a patch whose values nest past the limit', () => {
+    let value: unknown = {};
+    for (let i = 0; i < 50_000; i += 1) value = { a: value };
+    expect(errorOf(() => checkPatchDocument([{ op: 'add', path: '/extra/x', value }]))).toMatchObject({
+      code: 'deploy-templates/too-deep',
+      message: 'Deploy template invalid: the patch nests objects and lists deeper than 200 levels.',
+    });
   });
 });
 

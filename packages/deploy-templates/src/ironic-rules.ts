@@ -11,7 +11,13 @@ import {
 } from '@stackspec/core';
 import { ironicSchemaMessage } from './json-schema.js';
 import type { IronicProfile } from './profile.js';
-import { type DeployStep, findDuplicateSteps, MAX_STEP_PRIORITY } from './schema.js';
+import {
+  type DeployStep,
+  findDuplicateSteps,
+  findUnstorable,
+  MAX_STEP_PRIORITY,
+  stepNameProblem,
+} from './schema.js';
 
 const cache = new Map<IronicProfile, { template: JsonSchemaObject; step: JsonSchemaObject }>();
 
@@ -87,6 +93,27 @@ function invalid(message: string, code: string): ValidationError {
   return new ValidationError(message, { code: `deploy-templates/${code}` });
 }
 
+function checkStorable(value: unknown, what: string): void {
+  const problem = findUnstorable(value);
+  if (problem) {
+    throw new ValidationError(`Deploy template invalid: the ${what} ${problem.message}`, {
+      code: problem.code,
+    });
+  }
+}
+
+/** The step name checks Ironic leaves to the database (where they end in a 500). */
+function checkStepName(s: Record<string, unknown>, index: number): void {
+  const name = String(s.step);
+  const problem = stepNameProblem(name);
+  if (!problem) return;
+  const shown = name.length > 40 ? `${name.slice(0, 40)}…` : name;
+  throw new ValidationError(
+    `Deploy template invalid: the name of step ${index} (${String(s.interface)}.${shown}) ${problem.message}`,
+    { code: problem.code },
+  );
+}
+
 /** The fields a template keeps after validation, priorities as integers. */
 export interface CheckedTemplate {
   name: string;
@@ -100,13 +127,20 @@ export interface CheckedTemplate {
  * `template`) or a patched template (`name` = `patch`), and returns it with
  * unknown keys dropped and priorities as integers. Throws `ValidationError`
  * (400) carrying Ironic's message: the best-matching jsonschema error, the
- * duplicate-step error, or `Expected UUID for uuid: …`.
+ * duplicate-step error, or `Expected UUID for uuid: …`. What Ironic leaves to
+ * its database is refused here too, as a 400 instead of a storage failure:
+ * nesting deeper than `MAX_NESTING` (`deploy-templates/too-deep`),
+ * non-finite numbers (`…/number-too-large`), step names longer than 255
+ * characters (`…/step-name-too-long`) or holding NUL or an unpaired
+ * surrogate (`…/invalid-step-name`), priorities past 2³¹−1
+ * (`…/priority-too-large`).
  */
 export function checkTemplate(
   value: unknown,
   profile: IronicProfile,
   name: 'template' | 'patch',
 ): CheckedTemplate {
+  checkStorable(value, name === 'template' ? 'template' : 'patched template');
   const schemas = ironicSchemas(profile);
   const schemaMessage = ironicSchemaMessage(value, schemas.template, name);
   if (schemaMessage) throw invalid(schemaMessage, 'schema');
@@ -123,6 +157,7 @@ export function checkTemplate(
   if (body.uuid !== undefined && body.uuid !== null && !isUuidLike(body.uuid)) {
     throw invalid(`Expected UUID for uuid: ${String(body.uuid)}`, 'invalid-uuid');
   }
+  body.steps.forEach(checkStepName);
   const steps = body.steps.map((s) => {
     const priority = typeof s.priority === 'string' ? Number(s.priority) : (s.priority as number);
     // Ironic leaves the bound to the database (a 500 on PostgreSQL); refuse it cleanly instead.
@@ -151,8 +186,9 @@ export function checkPatchedStep(step: unknown, profile: IronicProfile): void {
   if (message) throw invalid(message, 'schema');
 }
 
-/** Validates a JSON Patch document with Ironic's patch schema. */
+/** Validates a JSON Patch document with Ironic's patch schema (and the nesting limit). */
 export function checkPatchDocument(patch: unknown): PatchOperation[] {
+  checkStorable(patch, 'patch');
   const message = ironicSchemaMessage(patch, PATCH_SCHEMA, 'patch');
   if (message) throw invalid(message, 'schema');
   return patch as PatchOperation[];

@@ -1,10 +1,13 @@
 import {
   createDiagnostic,
+  DEFAULT_MAX_DEPTH,
   type Diagnostic,
   didYouMean,
   isTraitName,
   isUuidLike,
   MAX_TRAIT_LENGTH,
+  parseJsonPointer,
+  pyRepr,
   type SchemaResult,
   type SourceDocument,
   standardTraits,
@@ -24,6 +27,76 @@ export const MAX_STEP_NAME_LENGTH = 255;
 /** Largest length of a template name (a trait). */
 export const MAX_TEMPLATE_NAME_LENGTH = MAX_TRAIT_LENGTH;
 
+/** Deepest nesting of objects and lists a template or patch may have (the outermost level is 1). */
+export const MAX_NESTING = DEFAULT_MAX_DEPTH;
+
+/** Why a value cannot be stored as JSON, from {@link findUnstorable}. */
+export interface StorageProblem {
+  /** `deploy-templates/too-deep` or `deploy-templates/number-too-large`. */
+  code: string;
+  /** Where, as a path below the value. */
+  path: (string | number)[];
+  /** What is wrong, as the end of a sentence ("nests … deeper than 200 levels."). */
+  message: string;
+}
+
+/**
+ * The first part of a value no store can keep as written, or `undefined`:
+ * nesting deeper than {@link MAX_NESTING} (Ironic itself fails with a 500
+ * somewhat below 1000 levels) or a number JSON cannot carry (`1e400` parses
+ * as Infinity; Ironic would echo `Infinity`, which is not JSON). Iterative,
+ * so any depth ends here; it stops at the first problem.
+ */
+export function findUnstorable(value: unknown): StorageProblem | undefined {
+  const stack: [unknown, (string | number)[]][] = [[value, []]];
+  while (stack.length) {
+    const [v, path] = stack.pop() as [unknown, (string | number)[]];
+    if (typeof v === 'number' && !Number.isFinite(v)) {
+      return {
+        code: 'deploy-templates/number-too-large',
+        path,
+        message: 'holds a number too large to represent; numbers must be finite.',
+      };
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (path.length >= MAX_NESTING) {
+      return {
+        code: 'deploy-templates/too-deep',
+        path,
+        message: `nests objects and lists deeper than ${MAX_NESTING} levels.`,
+      };
+    }
+    const entries: [string | number, unknown][] = Array.isArray(v) ? [...v.entries()] : Object.entries(v);
+    for (const [key, child] of entries) stack.push([child, [...path, key]]);
+  }
+  return undefined;
+}
+
+// Unpaired surrogates, which, like NUL, a PostgreSQL text column cannot hold.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why a step name cannot be stored, or `undefined`: longer than
+ * {@link MAX_STEP_NAME_LENGTH} characters (code points, as the database
+ * counts them) or holding NUL or an unpaired surrogate.
+ */
+export function stepNameProblem(name: string): { code: string; message: string } | undefined {
+  const length = [...name].length;
+  if (length > MAX_STEP_NAME_LENGTH) {
+    return {
+      code: 'deploy-templates/step-name-too-long',
+      message: `is ${length} characters long; the longest allowed is ${MAX_STEP_NAME_LENGTH}.`,
+    };
+  }
+  if (name.includes('\0') || LONE_SURROGATE.test(name)) {
+    return {
+      code: 'deploy-templates/invalid-step-name',
+      message: 'contains a NUL character or an unpaired surrogate, which cannot be stored.',
+    };
+  }
+  return undefined;
+}
+
 /** A step priority: an integer ≥ 0 or a string of digits, normalised to an integer. */
 export const StepPrioritySchema = z
   .union([
@@ -42,7 +115,15 @@ function stepSchema(interfaces: readonly string[]) {
       interface: z
         .enum(interfaces as [string, ...string[]])
         .describe('The driver interface that owns the step.'),
-      step: z.string().min(1).max(MAX_STEP_NAME_LENGTH).describe('The step method name.'),
+      step: z
+        .string()
+        .min(1)
+        .superRefine((name, ctx) => {
+          const problem = stepNameProblem(name);
+          if (problem)
+            ctx.addIssue({ code: 'custom', message: `The step name ${problem.message}`, params: problem });
+        })
+        .describe('The step method name.'),
       args: z.record(z.string(), z.unknown()).describe('Keyword arguments passed to the step.'),
       priority: StepPrioritySchema,
     })
@@ -101,6 +182,15 @@ function templateInputSchema(profile: IronicProfile) {
     })
     .strict()
     .superRefine((value, ctx) => {
+      const unstorable = findUnstorable(value);
+      if (unstorable) {
+        ctx.addIssue({
+          code: 'custom',
+          path: unstorable.path,
+          message: `The value ${unstorable.message}`,
+          params: unstorable,
+        });
+      }
       for (const dup of findDuplicateSteps(value.steps)) {
         for (const index of dup.indexes.slice(1)) {
           ctx.addIssue({
@@ -183,18 +273,34 @@ export function validateDeployTemplate(
   if (result.ok) return result as SchemaResult<DeployTemplateInput>;
   const value = isDocument(input) ? input.value : input;
   const diagnostics: Diagnostic[] = result.diagnostics.map((d) => {
-    if (d.code === 'deploy-templates/custom' && /^\/steps\/\d+$/.test(d.path)) {
-      return { ...d, code: 'deploy-templates/duplicate-step' };
+    const at = () => valueAt(value, d.path);
+    if (d.code === 'deploy-templates/custom') {
+      if (/^\/steps\/\d+$/.test(d.path)) return { ...d, code: 'deploy-templates/duplicate-step' };
+      if (/^\/steps\/\d+\/step$/.test(d.path)) {
+        return { ...d, code: stepNameProblem(String(at()))?.code ?? 'deploy-templates/invalid-step-name' };
+      }
+      if (d.path === '/uuid') return { ...d, code: 'deploy-templates/invalid-uuid' };
+      if (d.path === '/name') {
+        const name = at();
+        const hint = nameHint(name, profile.traitsRelease);
+        return {
+          ...d,
+          code: 'deploy-templates/invalid-name',
+          message: `The template name ${JSON.stringify(name)} is not a trait: it must be a standard trait of os-traits ${profile.traitsRelease} or CUSTOM_ followed by A-Z, 0-9 and _.`,
+          ...(hint ? { hint } : {}),
+        };
+      }
+      return { ...d, code: findUnstorable(value)?.code ?? d.code };
     }
-    if (d.code === 'deploy-templates/custom' && d.path === '/name') {
-      const name = (value as { name?: unknown } | null)?.name;
-      const hint = nameHint(name, profile.traitsRelease);
+    if (d.code === 'deploy-templates/invalid-type' && /^\/steps\/\d+\/priority$/.test(d.path)) {
       return {
         ...d,
-        code: 'deploy-templates/invalid-name',
-        message: `The template name ${JSON.stringify(name)} is not a trait: it must be a standard trait of os-traits ${profile.traitsRelease} or CUSTOM_ followed by A-Z, 0-9 and _.`,
-        ...(hint ? { hint } : {}),
+        message: `'priority' must be an integer of 0 or more, or a string of digits, but it is ${showValue(at())}.`,
+        hint: 'Write the priority as a number, such as 10; 0 disables the step.',
       };
+    }
+    if (d.code === 'deploy-templates/invalid-type' && / must be record,/.test(d.message)) {
+      return { ...d, message: d.message.replace(' must be record,', ' must be a mapping (an object),') };
     }
     return d;
   });
@@ -209,6 +315,23 @@ export function parseDeployTemplate(
   const r = validateDeployTemplate(input, options);
   if (r.ok) return r.value;
   throw new ValidationError(undefined, { code: r.diagnostics[0]?.code, diagnostics: r.diagnostics });
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let v = root;
+  for (const key of parseJsonPointer(pointer) ?? []) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v;
+}
+
+function showValue(v: unknown): string {
+  if (typeof v === 'string') return pyRepr(v);
+  if (v === null || v === undefined) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'a mapping';
+  return String(v);
 }
 
 function isDocument(value: unknown): value is SourceDocument {
@@ -243,5 +366,10 @@ export function deployTemplateJsonSchema(profile: IronicProfile = ironicProfile(
     description: `A trait: CUSTOM_ followed by A-Z, 0-9 and _, or a standard trait of os-traits ${profile.traitsRelease}.`,
     anyOf: [{ pattern: '^CUSTOM_[A-Z0-9_]+$' }, { enum: [...standardTraits(profile.traitsRelease)].sort() }],
   };
+  // The step name rule is a refinement in zod (it counts characters, not UTF-16 units); JSON Schema's
+  // maxLength counts characters too.
+  const step = (schema.properties.steps as { items: { properties: Record<string, Record<string, unknown>> } })
+    .items.properties;
+  step.step = { ...step.step, maxLength: MAX_STEP_NAME_LENGTH };
   return schema;
 }
