@@ -207,7 +207,7 @@ async function runOurs(call: Call): Promise<Answer> {
   });
   const path = `/v2.1/flavors/${call.flavor}/os-extra_specs${call.key !== undefined ? `/${call.key}` : ''}`;
   // A string body has no Content-Length of its own; a server would see one unless the upload is chunked.
-  const length =
+  const length: Record<string, string> =
     call.body !== undefined && !call.chunked
       ? { 'Content-Length': String(Buffer.byteLength(call.body)) }
       : {};

@@ -171,7 +171,10 @@ describe('createExtraSpecsHandler (the design: validation query parameter)', () 
 
 describe('createExtraSpecsHandler on hostile input', () => {
   const handler = createExtraSpecsHandler({ store: createMemoryFlavorStore({ f1: {} }) });
-  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  const post = (
+    body: string | Uint8Array | ReadableStream<Uint8Array>,
+    headers: Record<string, string> = {},
+  ) =>
     handler(
       new Request('http://localhost/flavors/f1/os-extra_specs', {
         method: 'POST',
