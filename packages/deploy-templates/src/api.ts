@@ -127,7 +127,11 @@ function rootDocument(base: string, profile: IronicProfile): Record<string, unkn
   };
 }
 
-function v1Document(base: string, profile: IronicProfile, version: ApiVersion): Record<string, unknown> {
+function versionOneDocument(
+  base: string,
+  profile: IronicProfile,
+  version: ApiVersion,
+): Record<string, unknown> {
   const doc: Record<string, unknown> = {
     id: 'v1',
     links: [
@@ -195,13 +199,12 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
       return body(400, ironicErrorBody(400, '', 'webob'), new Headers());
     }
 
-    if (path === '') {
-      if (method !== 'GET')
-        return body(405, ironicErrorBody(405, '', 'webob'), new Headers({ allow: 'GET' }));
-      return body(200, rootDocument(base, profile), new Headers());
-    }
+    // Ironic's root answers every method with the version document.
+    if (path === '') return body(200, rootDocument(base, profile), new Headers());
     const segments = path.split('/').slice(1);
-    if (segments[0] !== 'v1')
+    // The /v1 document is served by a controller, so its errors are fault bodies, not the router's.
+    const v1Document = segments.length === 1 && (segments[0] === 'v1' || segments[0] === 'v1.json');
+    if (segments[0] !== 'v1' && !v1Document)
       return body(404, ironicErrorBody(404, 'The resource could not be found.', 'webob'), new Headers());
 
     const negotiated = negotiateVersion(request.headers, profile);
@@ -213,7 +216,7 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
     if (!negotiated.ok) {
       return body(
         406,
-        ironicErrorBody(406, negotiated.message, 'webob'),
+        ironicErrorBody(406, negotiated.message, v1Document ? 'fault' : 'webob'),
         negotiated.withRange ? range(new Headers()) : new Headers(),
       );
     }
@@ -232,11 +235,20 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
       path = path.slice(0, -5);
       jsonSuffix = true;
     }
+    if (path === '/v1.json') return body(404, ironicErrorBody(404, '', 'webob'), new Headers());
     const parts = path.split('/').slice(2);
     if (parts.length === 0) {
-      if (method !== 'GET')
-        return body(405, ironicErrorBody(405, '', 'webob'), new Headers({ allow: 'GET' }));
-      return body(200, v1Document(base, profile, version), headers());
+      if (method !== 'GET') {
+        return body(
+          405,
+          ironicErrorBody(
+            405,
+            'The server could not comply with the request since it is either malformed or otherwise incorrect.',
+          ),
+          headers(),
+        );
+      }
+      return body(200, versionOneDocument(base, profile, version), headers());
     }
     const [resource, ident, ...rest] = parts;
     if (!resource || !RESOURCES.has(resource) || rest.length) {

@@ -211,6 +211,19 @@ export function describeApiContract(stores: TestStores): void {
         { href: 'http://api.test/v1/deploy_templates/', rel: 'self' },
         { href: 'http://api.test/deploy_templates/', rel: 'bookmark' },
       ]);
+      // Like Ironic: the root answers any method; /v1 refuses writes with a fault body;
+      // /v1.json is the /v1 document up to 1.90 only.
+      expect((await api(new Request('http://api.test/', { method: 'POST' }))).status).toBe(200);
+      const post = await api(req('/v1', { method: 'POST', body: {} }));
+      expect(post.status).toBe(405);
+      expect((await errorOf(post)).faultstring).toMatch(/^The server could not comply/);
+      expect((await api(req('/v1.json', { version: '1.90' }))).status).toBe(200);
+      expect((await api(req('/v1.json', { version: '1.91' }))).status).toBe(404);
+      const badVersion = await api(req('/v1', { version: '1.abc' }));
+      expect(badVersion.status).toBe(406);
+      expect((await errorOf(badVersion)).faultstring).toBe(
+        'Invalid value for X-OpenStack-Ironic-API-Version header',
+      );
     });
 
     it('uses the configured public URL in links', async () => {

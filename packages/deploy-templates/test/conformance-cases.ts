@@ -9,6 +9,8 @@ export interface ConformanceRequest {
   body?: unknown;
   /** Raw body text (for malformed JSON). */
   raw?: string;
+  /** A deliberate difference (listed in the README): the status each side must answer. */
+  differs?: { ironic: number; ours: number; why: string };
 }
 
 export interface Scenario {
@@ -246,6 +248,94 @@ export const SCENARIOS: Scenario[] = [
       { method: 'PATCH', path: T, body: [] },
       { method: 'DELETE', path: T },
       { method: 'DELETE', path: `${T}/bad%20name` },
+    ],
+  },
+  {
+    name: 'the /v1 document',
+    requests: [
+      { path: '/v1', version: null },
+      { path: '/v1/', version: '1.54' },
+      { path: '/v1' },
+      { path: '/v1/', version: 'latest' },
+      { path: '/v1.json' },
+      { path: '/v1', version: '1.99' },
+      { path: '/v1', version: '1.abc' },
+      { path: '/v1/', version: '2.1' },
+      { path: '/v1.json', version: '1.0' },
+      { method: 'POST', path: '/v1', body: {} },
+      { method: 'DELETE', path: '/v1/' },
+      { method: 'POST', path: '/v1', version: '1.99', body: {} },
+      { method: 'POST', path: '/', version: null, body: {} },
+      { method: 'PUT', path: '/', version: '1.55', body: {} },
+    ],
+  },
+  {
+    name: 'malformed identifiers and escapes',
+    requests: [
+      create('CUSTOM_A'),
+      { path: `${T}/%ZZ` },
+      { method: 'PATCH', path: `${T}/%ZZ`, body: [] },
+      { method: 'DELETE', path: `${T}/%ZZ` },
+      { path: `${T}/%E0%A4%A` },
+      { path: '/v1/%E0%A4' },
+      { path: `${T}?marker=%E0%A4` },
+      { path: `${T}?colour=%E0` },
+      { path: `${T}?limit=%ZZ` },
+      { path: `${T}/%E2%82%AC` },
+      { path: `${T}/%41` },
+      {
+        path: `${T}/CUSTOM_B%2Fb`,
+        differs: { ironic: 404, ours: 400, why: 'Ironic splits the identifier at the decoded slash' },
+      },
+      {
+        path: `${T}/CUSTOM_A/fields`,
+        differs: { ironic: 400, ours: 404, why: "Ironic's router passes extra segments on as arguments" },
+      },
+    ],
+  },
+  {
+    name: 'values the database cannot keep',
+    requests: [
+      post({ name: 'CUSTOM_A', steps: [step({ step: 's'.repeat(255) })] }),
+      post({
+        name: 'CUSTOM_B',
+        steps: [step({ args: { k: 'a\u0000', 'b\u0000': [] } })],
+        extra: { x: '\u0000' },
+      }),
+      { path: `${T}/CUSTOM_B` },
+      post({ name: 'CUSTOM_C', steps: [step({ priority: 1e3 })] }),
+      { path: `${T}/CUSTOM_C` },
+      { path: `${T}/CUSTOM_A` },
+      {
+        ...post({ name: 'CUSTOM_X', steps: [step({ step: 's'.repeat(256) })] }),
+        differs: { ironic: 201, ours: 400, why: 'SQLite ignores the column size; PostgreSQL refuses it' },
+      },
+      {
+        ...post({ name: 'CUSTOM_Y', steps: [step({ step: 'a\u0000b' })] }),
+        differs: { ironic: 201, ours: 400, why: 'SQLite stores NUL; PostgreSQL refuses it' },
+      },
+      post({ name: 'CUSTOM_Z', steps: [step({ step: 'a\ud800b' })] }),
+      {
+        method: 'POST',
+        path: T,
+        raw: `{"name": "CUSTOM_D", "steps": [{"interface": "raid", "step": "x", "args": ${'{"a":'.repeat(300)}1${'}'.repeat(300)}, "priority": 1}]}`,
+        differs: { ironic: 201, ours: 400, why: 'our nesting limit is 200 levels' },
+      },
+      {
+        method: 'POST',
+        path: T,
+        raw: `{"name": "CUSTOM_E", "steps": [{"interface": "raid", "step": "x", "args": ${'{"a":'.repeat(1000)}1${'}'.repeat(1000)}, "priority": 1}]}`,
+      },
+      {
+        method: 'POST',
+        path: T,
+        raw: '{"name": "CUSTOM_F", "steps": [{"interface": "raid", "step": "x", "args": {"n": 1e400}, "priority": 1}]}',
+        differs: { ironic: 201, ours: 400, why: 'Ironic stores Infinity, which is not JSON' },
+      },
+      {
+        ...patch('CUSTOM_A', [{ op: 'replace', path: '/steps/0/step', value: 's'.repeat(256) }]),
+        differs: { ironic: 200, ours: 400, why: 'SQLite ignores the column size; PostgreSQL refuses it' },
+      },
     ],
   },
   {
