@@ -1,11 +1,16 @@
 import {
+  type Alias,
+  Composer,
+  type CST,
   isAlias,
   isMap,
   isScalar,
   isSeq,
   LineCounter,
+  Parser,
   parseDocument as parseYamlDocument,
   type YAMLError,
+  type YAMLMap,
   type Node as YamlNode,
 } from 'yaml';
 import { createDiagnostic, type Diagnostic, type DiagnosticInit } from './diagnostic.js';
@@ -18,8 +23,24 @@ import { pyYamlTags } from './yaml-schema.js';
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 /** Default nesting limit for mappings and sequences. */
 export const DEFAULT_MAX_DEPTH = 200;
-/** Default bound on alias expansion (the `yaml` package's meaning: count × aliases per anchor). */
-export const DEFAULT_MAX_ALIAS_COUNT = 1000;
+/**
+ * Default bound on alias expansion: how many nodes aliases and merge keys may
+ * add to a document when expanded (see {@link ParseDocumentOptions.maxAliasCount}).
+ */
+export const DEFAULT_MAX_ALIAS_COUNT = 1_000_000;
+
+// The `yaml` composer recurses a few frames per level and runs out of stack a
+// little under 1,000 levels (fewer when the caller is already deep), so no
+// option may let the parser go past this.
+const DEPTH_CEILING = 400;
+// After this many problems the loader stops looking and says so in a note.
+const MAX_DIAGNOSTICS = 1000;
+// Compact nesting (`- - - x`) costs two characters a level, and the parser's
+// tree for a line of a million of them takes gigabytes. A run this long on
+// one line is refused before parsing; shorter runs are measured exactly on
+// the parser's tree. (As the continuation of a plain scalar such a run would
+// be text, but no real document holds a thousand of them.)
+const COMPACT_RUN_GUARD = 1000;
 
 /** What a caller may tune when loading a document. */
 export interface ParseDocumentOptions {
@@ -30,16 +51,27 @@ export interface ParseDocumentOptions {
   /**
    * YAML dialect. `1.1` (default) resolves scalars exactly like PyYAML's
    * SafeLoader (`yes`/`on` are booleans, `010` is octal, timestamps stay
-   * strings); `1.2` uses the YAML 1.2 core schema.
+   * strings) and, like it, refuses an anchor defined twice; `1.2` uses the
+   * YAML 1.2 core schema.
    */
   yamlVersion?: '1.1' | '1.2';
   /** `error` (default), `warn` (last value kept, a warning), or `ignore` (last value kept silently). */
   duplicateKeys?: 'error' | 'warn' | 'ignore';
   /** Reject larger input (UTF-8 bytes). */
   maxBytes?: number;
-  /** Reject deeper nesting of mappings and sequences. */
+  /**
+   * Reject deeper nesting of mappings and sequences (default 200). Values
+   * above 400 count as 400: deeper documents cannot be read without risking
+   * the stack.
+   */
   maxDepth?: number;
-  /** Bound on alias expansion; `0` forbids aliases. */
+  /**
+   * Bound on alias expansion: how many nodes aliases and merge keys may add
+   * to the document when expanded, so that a program walking the loaded
+   * value visits at most the document's own nodes plus this many. The cost is
+   * counted, not paid, so a "billion laughs" file is refused at once. `0`
+   * forbids aliases. Default {@link DEFAULT_MAX_ALIAS_COUNT}.
+   */
   maxAliasCount?: number;
 }
 
@@ -78,8 +110,11 @@ const YAML_CODES: Partial<Record<string, string>> = {
   TAG_RESOLVE_FAILED: 'yaml/unsupported-tag',
   MULTIPLE_DOCS: 'yaml/multiple-documents',
   BAD_ALIAS: 'yaml/bad-alias',
-  RESOURCE_EXHAUSTION: 'yaml/alias-limit',
+  // The composer reports a stack overflow under this code (its only use).
+  RESOURCE_EXHAUSTION: 'yaml/too-deep',
 };
+
+const TOO_DEEP_HINT = 'Flatten the structure, or raise maxDepth if the nesting is intended.';
 
 interface Locator {
   root: YamlNode | null | undefined;
@@ -90,6 +125,29 @@ function rangeOf(lines: LineCounter, start: number, end: number): SourceRange {
   const a = lines.linePos(start);
   const b = lines.linePos(Math.max(start, end));
   return { line: a.line || 1, column: a.col, endLine: b.line || 1, endColumn: b.col };
+}
+
+/** The 1-based line and column of a UTF-16 offset, for problems found before any parser ran. */
+function positionAt(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line += 1;
+    start = i + 1;
+  }
+  return { line, column: offset - start + 1 };
+}
+
+function locatedAt(text: string, offset: number, file: string | undefined, init: DiagnosticInit): Diagnostic {
+  const { line, column } = positionAt(text, offset);
+  return createDiagnostic({
+    ...(file ? { file } : {}),
+    line,
+    column,
+    endLine: line,
+    endColumn: column + 1,
+    ...init,
+  });
 }
 
 function keyText(node: unknown): string | undefined {
@@ -164,24 +222,42 @@ function pickFormat(options: ParseDocumentOptions): 'yaml' | 'json' {
   return options.filename && /\.json$/i.test(options.filename) ? 'json' : 'yaml';
 }
 
-function utf8Length(text: string, stopAfter: number): number {
-  // Cheap upper bound first: a UTF-16 unit is at most 3 UTF-8 bytes.
-  if (text.length * 3 <= stopAfter) return text.length;
-  return Buffer.byteLength(text, 'utf8');
+/**
+ * Where the UTF-8 encoding of `text` first passes `max` bytes (the offset of
+ * that character) and its full length, or `undefined` when it fits.
+ */
+function sizeOverflow(text: string, max: number): { offset: number; bytes: number } | undefined {
+  // Cheap bound first: a UTF-16 unit is at most 3 UTF-8 bytes.
+  if (text.length * 3 <= max) return undefined;
+  let bytes = 0;
+  let offset = -1;
+  for (let i = 0; i < text.length; i += 1) {
+    const start = i;
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i += 1;
+    } else bytes += 3; // a lone surrogate is written as U+FFFD
+    if (offset < 0 && bytes > max) offset = start;
+  }
+  return offset < 0 ? undefined : { offset, bytes };
 }
 
-function flowDepthExceeds(text: string, maxDepth: number): boolean {
-  // Only flow collections can nest deeply in little text; count brackets first.
-  let brackets = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5b || c === 0x7b) brackets += 1;
-  }
-  if (brackets <= maxDepth) return false;
+/**
+ * The offset where nesting first passes `maxDepth`, found in one pass that
+ * needs no parser: flow brackets outside quotes, comments, plain text and
+ * block scalars (exact for JSON), and very long runs of compact block
+ * indicators (`- - - x`). Block nesting spread over lines is left to
+ * {@link cstNestingExceeds}, which is exact.
+ */
+function textNestingExceeds(text: string, maxDepth: number): number | undefined {
   let depth = 0;
   let quote = '';
   let plain = false;
   let lineIndent = 0;
+  let lineStart = true;
   for (let i = 0; i < text.length; i += 1) {
     const c = text[i] as string;
     if (quote) {
@@ -194,6 +270,7 @@ function flowDepthExceeds(text: string, maxDepth: number): boolean {
     }
     if (c === '\n') {
       plain = false;
+      lineStart = true;
       lineIndent = 0;
       while (text[i + 1 + lineIndent] === ' ') lineIndent += 1;
       continue;
@@ -202,6 +279,18 @@ function flowDepthExceeds(text: string, maxDepth: number): boolean {
       plain = false;
       continue;
     }
+    if (lineStart && depth === 0 && (c === '-' || c === '?')) {
+      let run = 0;
+      let at = -1;
+      for (let j = i; (text[j] === '-' || text[j] === '?') && ' \t\r\n'.includes(text[j + 1] ?? '\n'); ) {
+        run += 1;
+        if (run === maxDepth + 1) at = j;
+        j += 1;
+        while (text[j] === ' ' || text[j] === '\t') j += 1;
+      }
+      if (run > COMPACT_RUN_GUARD) return at;
+    }
+    lineStart = false;
     // Inside a plain scalar only flow indicators in flow context end it.
     if (plain && (depth === 0 || !',[]{}'.includes(c))) continue;
     plain = false;
@@ -211,7 +300,7 @@ function flowDepthExceeds(text: string, maxDepth: number): boolean {
       i = nl < 0 ? text.length : nl - 1;
     } else if (c === '[' || c === '{') {
       depth += 1;
-      if (depth > maxDepth) return true;
+      if (depth > maxDepth) return i;
     } else if (c === ']' || c === '}') {
       if (depth > 0) depth -= 1;
     } else if ((c === '|' || c === '>') && depth === 0) {
@@ -232,78 +321,122 @@ function flowDepthExceeds(text: string, maxDepth: number): boolean {
       plain = true;
     }
   }
-  return false;
+  return undefined;
+}
+
+/** The offset of the first collection nested deeper than `maxDepth` in the parser's token tree (walked without recursion). */
+function cstNestingExceeds(tokens: readonly CST.Token[], maxDepth: number): number | undefined {
+  const stack: [CST.Token, number][] = [];
+  for (let i = tokens.length - 1; i >= 0; i -= 1) stack.push([tokens[i] as CST.Token, 0]);
+  while (stack.length) {
+    const [token, depth] = stack.pop() as [CST.Token, number];
+    if (token.type === 'document') {
+      if (token.value) stack.push([token.value, depth]);
+    } else if (token.type === 'block-map' || token.type === 'block-seq' || token.type === 'flow-collection') {
+      if (depth + 1 > maxDepth) return token.offset;
+      const items = token.items as { key?: CST.Token | null; value?: CST.Token }[];
+      for (let j = items.length - 1; j >= 0; j -= 1) {
+        const item = items[j] as { key?: CST.Token | null; value?: CST.Token };
+        if (item.value) stack.push([item.value, depth + 1]);
+        if (item.key) stack.push([item.key, depth + 1]);
+      }
+    }
+  }
+  return undefined;
 }
 
 interface WalkContext {
   maxDepth: number;
+  /** Whether `<<` keys merge (YAML 1.1); several of them in one mapping are not duplicates. */
+  merge: boolean;
   duplicateKeys: 'error' | 'warn' | 'ignore';
   lines: LineCounter;
   file: string | undefined;
   diagnostics: Diagnostic[];
 }
 
-function located(ctx: WalkContext, node: YamlNode | undefined, init: DiagnosticInit): Diagnostic {
-  const range = node?.range ? rangeOf(ctx.lines, node.range[0], node.range[1]) : undefined;
-  return createDiagnostic({ ...(ctx.file ? { file: ctx.file } : {}), ...range, ...init });
+function located(
+  lines: LineCounter,
+  file: string | undefined,
+  node: YamlNode | null | undefined,
+  init: DiagnosticInit,
+): Diagnostic {
+  const range = node?.range ? rangeOf(lines, node.range[0], node.range[1]) : undefined;
+  return createDiagnostic({ ...(file ? { file } : {}), line: 1, column: 1, ...range, ...init });
 }
 
-/** Checks depth and duplicate keys without following aliases (so bombs cost nothing here). */
+function tooManyProblems(position: Partial<SourceRange>, file: string | undefined): Diagnostic {
+  return createDiagnostic({
+    code: 'yaml/too-many-problems',
+    severity: 'info',
+    message: `The loader stopped after ${MAX_DIAGNOSTICS} problems; more may follow from here on.`,
+    hint: 'Fix these first, then load the document again.',
+    ...(file ? { file } : {}),
+    line: position.line ?? 1,
+    column: position.column ?? 1,
+  });
+}
+
+/** Adds `d`, or the closing note once the limit is reached; false when the caller should stop looking. */
+function report(list: Diagnostic[], d: Diagnostic, file: string | undefined): boolean {
+  if (list.length < MAX_DIAGNOSTICS) {
+    list.push(d);
+    return true;
+  }
+  if (list.length === MAX_DIAGNOSTICS) list.push(tooManyProblems(d, file));
+  return false;
+}
+
+/** Checks depth, keys and `<<` misuse without following aliases (so bombs cost nothing here). */
 function walk(ctx: WalkContext, node: unknown, depth: number, path: string): boolean {
+  const push = (at: unknown, init: DiagnosticInit) =>
+    report(ctx.diagnostics, located(ctx.lines, ctx.file, at as YamlNode, init), ctx.file);
   if (isScalar(node) && node.type === 'PLAIN' && node.source === '<<') {
     // `<<` only means something as a key; PyYAML refuses it anywhere else.
-    ctx.diagnostics.push(
-      located(ctx, node as YamlNode, {
-        code: 'yaml/syntax',
-        path,
-        message: "The merge key '<<' can only be used as a mapping key; quote it to mean the text.",
-      }),
-    );
+    push(node, {
+      code: 'yaml/syntax',
+      path,
+      message: "The merge key '<<' can only be used as a mapping key; quote it to mean the text.",
+    });
     return false;
   }
-  if (isMap(node) || isSeq(node)) {
-    if (depth > ctx.maxDepth) {
-      ctx.diagnostics.push(
-        located(ctx, node as YamlNode, {
-          code: 'yaml/too-deep',
-          path,
-          message: `The document nests deeper than the limit of ${ctx.maxDepth} levels.`,
-        }),
-      );
-      return false;
-    }
+  if ((isMap(node) || isSeq(node)) && depth > ctx.maxDepth) {
+    push(node, {
+      code: 'yaml/too-deep',
+      path,
+      message: `The document nests deeper than the limit of ${ctx.maxDepth} levels.`,
+      hint: TOO_DEEP_HINT,
+    });
+    return false;
   }
   if (isMap(node)) {
     const seen = new Map<string, YamlNode>();
     for (const pair of node.items) {
       if (isMap(pair.key) || isSeq(pair.key)) {
         // PyYAML refuses these (unhashable keys); JavaScript objects cannot hold them either.
-        ctx.diagnostics.push(
-          located(ctx, pair.key as YamlNode, {
-            code: 'yaml/complex-key',
-            path,
-            message: 'A mapping key must be a scalar, not a mapping or a list.',
-          }),
-        );
+        push(pair.key, {
+          code: 'yaml/complex-key',
+          path,
+          message: 'A mapping key must be a scalar, not a mapping or a list.',
+        });
         return false;
       }
       const k = keyText(pair.key);
-      if (k !== undefined && ctx.duplicateKeys !== 'ignore') {
+      if (k !== undefined && ctx.duplicateKeys !== 'ignore' && !(ctx.merge && isMergeKey(pair.key))) {
         const first = seen.get(k);
         if (first) {
           const firstLine = first.range ? ctx.lines.linePos(first.range[0]).line : undefined;
-          ctx.diagnostics.push(
-            located(ctx, pair.key as YamlNode, {
-              code: 'yaml/duplicate-key',
-              severity: ctx.duplicateKeys === 'warn' ? 'warning' : 'error',
-              path: `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`,
-              message:
-                ctx.duplicateKeys === 'warn'
-                  ? `The key '${k}' appears more than once in this mapping; the last value is used.`
-                  : `The key '${k}' appears more than once in this mapping.`,
-              ...(firstLine ? { hint: `It was first defined on line ${firstLine}.` } : {}),
-            }),
-          );
+          const more = push(pair.key, {
+            code: 'yaml/duplicate-key',
+            severity: ctx.duplicateKeys === 'warn' ? 'warning' : 'error',
+            path: `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+            message:
+              ctx.duplicateKeys === 'warn'
+                ? `The key '${k}' appears more than once in this mapping; the last value is used.`
+                : `The key '${k}' appears more than once in this mapping.`,
+            ...(firstLine ? { hint: `It was first defined on line ${firstLine}.` } : {}),
+          });
+          if (!more) return false;
         } else {
           seen.set(k, pair.key as YamlNode);
         }
@@ -322,32 +455,243 @@ function walk(ctx: WalkContext, node: unknown, depth: number, path: string): boo
 
 function fromYamlError(e: YAMLError, lines: LineCounter, file: string | undefined): Diagnostic {
   const range = rangeOf(lines, e.pos[0], e.pos[1]);
+  const code = YAML_CODES[e.code] ?? 'yaml/syntax';
+  if (code === 'yaml/too-deep') {
+    return createDiagnostic({
+      code,
+      message: 'The document nests too deeply to be read.',
+      hint: TOO_DEEP_HINT,
+      ...(file ? { file } : {}),
+      ...range,
+    });
+  }
   const message = e.message.replace(/\s+at line \d+, column \d+[\s\S]*$/, '').trim();
   return createDiagnostic({
-    code: YAML_CODES[e.code] ?? 'yaml/syntax',
+    code,
     message: /[.!?]$/.test(message) ? message : `${message}.`,
     ...(file ? { file } : {}),
     ...range,
   });
 }
 
-function tooLarge(bytes: number, max: number, file: string | undefined): Diagnostic {
-  return createDiagnostic({
-    code: 'yaml/too-large',
-    message: `The document is ${bytes} bytes, more than the limit of ${max} bytes.`,
-    ...(file ? { file } : {}),
-  });
+/** A problem found while building the value; carries its diagnostic out of the recursion. */
+class LoadProblem extends Error {
+  constructor(readonly diagnostic: Diagnostic) {
+    super(diagnostic.message);
+  }
 }
 
-function parseYaml(text: string, options: ParseDocumentOptions): ParseDocumentResult {
+/** A converted node: its value and how many nodes a walk over the value visits. */
+interface Built {
+  value: unknown;
+  size: number;
+  /** For mappings: final entries (merges applied), key → [value, size of key and value]. */
+  entries?: Map<string, [unknown, number]>;
+}
+
+type Entry = [key: string, value: unknown, size: number];
+
+function isMergeKey(key: unknown): boolean {
+  if (!isScalar(key) || (key.type !== undefined && key.type !== 'PLAIN')) return false;
+  const v = key.value;
+  return v === '<<' || (typeof v === 'symbol' && v.description === '<<');
+}
+
+/**
+ * Builds plain data from the composed tree the way PyYAML's SafeLoader does:
+ * an alias yields the very value of its anchor (shared, not copied), `<<`
+ * merges mappings with PyYAML's precedence and key order, an anchor may not
+ * be defined twice (1.1). Expansion is counted against the alias budget as it
+ * goes; aliases are resolved through a map, so the cost is linear.
+ */
+class ValueBuilder {
+  readonly #anchors = new Map<string, YamlNode>();
+  readonly #built = new Map<YamlNode, Built>();
+  readonly #open = new Set<YamlNode>();
+  #added = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly lines: LineCounter,
+    private readonly file: string | undefined,
+    private readonly maxAliasCount: number,
+    private readonly pyYaml: boolean,
+  ) {}
+
+  #fail(node: YamlNode | null | undefined, init: DiagnosticInit): never {
+    throw new LoadProblem(located(this.lines, this.file, node, init));
+  }
+
+  build(node: unknown): Built {
+    if (node === null || node === undefined) return { value: null, size: 1 };
+    if (isAlias(node)) return this.#alias(node);
+    const n = node as YamlNode;
+    const anchor = (n as { anchor?: string }).anchor;
+    if (anchor) this.#define(anchor, n);
+    this.#open.add(n);
+    let out: Built;
+    if (isScalar(n)) out = { value: n.value, size: 1 };
+    else if (isSeq(n)) {
+      const list: unknown[] = [];
+      let size = 1;
+      for (const item of n.items) {
+        const b = this.build(item);
+        list.push(b.value);
+        size += b.size;
+      }
+      out = { value: list, size };
+    } else if (isMap(n)) out = this.#map(n);
+    else out = { value: null, size: 1 };
+    this.#open.delete(n);
+    if (!isScalar(n)) this.#built.set(n, out);
+    else if (anchor) this.#built.set(n, out);
+    return out;
+  }
+
+  #define(anchor: string, node: YamlNode): void {
+    const first = this.#anchors.get(anchor);
+    if (first && this.pyYaml) {
+      const start = node.range?.[0] ?? 0;
+      const at = this.text.lastIndexOf(`&${anchor}`, start);
+      const firstLine = first.range ? this.lines.linePos(first.range[0]).line : undefined;
+      const pos = rangeOf(this.lines, at >= 0 ? at : start, at >= 0 ? at + anchor.length + 1 : start + 1);
+      throw new LoadProblem(
+        createDiagnostic({
+          code: 'yaml/duplicate-anchor',
+          message: `The anchor '&${anchor}' is already defined in this document; PyYAML refuses a second one.`,
+          hint: `${firstLine ? `It was first defined on line ${firstLine}. ` : ''}Give this anchor another name.`,
+          ...(this.file ? { file: this.file } : {}),
+          ...pos,
+        }),
+      );
+    }
+    this.#anchors.set(anchor, node);
+  }
+
+  #alias(alias: Alias): Built {
+    const node = alias as unknown as YamlNode;
+    if (this.maxAliasCount === 0) {
+      this.#fail(node, {
+        code: 'yaml/alias-limit',
+        message: `The alias '*${alias.source}' is not allowed: this loader forbids aliases (maxAliasCount is 0).`,
+        hint: 'Write the repeated content out.',
+      });
+    }
+    const target = this.#anchors.get(alias.source);
+    if (!target) {
+      this.#fail(node, {
+        code: 'yaml/bad-alias',
+        message: `The alias '*${alias.source}' refers to no anchor defined before it.`,
+        hint: `Define '&${alias.source}' on an earlier node, or check the spelling.`,
+      });
+    }
+    if (this.#open.has(target)) {
+      this.#fail(node, {
+        code: 'yaml/alias-limit',
+        message: `The alias '*${alias.source}' sits inside the node it refers to, so the data would be infinitely deep.`,
+        hint: 'Refer to the anchor only from outside the node that carries it.',
+      });
+    }
+    const built = this.#built.get(target) as Built;
+    this.#spend(node, built.size - 1);
+    return built;
+  }
+
+  #spend(node: YamlNode, nodes: number): void {
+    this.#added += nodes;
+    if (this.#added > this.maxAliasCount) {
+      this.#fail(node, {
+        code: 'yaml/alias-limit',
+        message: `The document's aliases expand to more than ${this.maxAliasCount} additional nodes (a "billion laughs" pattern).`,
+        hint: 'Use fewer or smaller aliases, or write the repeated content out.',
+      });
+    }
+  }
+
+  #key(node: unknown): { text: string; size: number } {
+    const b = this.build(node);
+    if (b.value !== null && typeof b.value === 'object') {
+      this.#fail(node as YamlNode, {
+        code: 'yaml/complex-key',
+        message: 'A mapping key must be a scalar, not a mapping or a list.',
+      });
+    }
+    return { text: b.value === null ? '' : String(b.value), size: b.size };
+  }
+
+  /** One merge source's entries: a mapping, or an alias of one. */
+  #source(node: unknown, at: YamlNode | null | undefined, what: string): Entry[] {
+    // A mapping inside an aliased list was built with that list; build only inline ones.
+    const b = isAlias(node)
+      ? this.build(node)
+      : isMap(node)
+        ? (this.#built.get(node) ?? this.build(node))
+        : undefined;
+    if (!b?.entries) {
+      const found = isSeq(node) ? 'a list' : node === null || node === undefined ? 'nothing' : 'a scalar';
+      this.#fail((node as YamlNode | null) ?? at, {
+        code: 'yaml/bad-merge',
+        message: `The merge key '<<' expects ${what}, but found ${found}.`,
+        hint: 'Merge a mapping (`<<: *defaults`) or a list of mappings (`<<: [*a, *b]`).',
+      });
+    }
+    return [...b.entries].map(([k, [v, s]]) => [k, v, s]);
+  }
+
+  #merge(value: unknown, key: YamlNode | null | undefined): Entry[] {
+    let list: unknown = value;
+    if (isAlias(value)) {
+      const target = this.#anchors.get(value.source);
+      if (isSeq(target)) {
+        this.build(value); // counts the expansion; the items were built with the list
+        list = target;
+      }
+    }
+    if (!isSeq(list)) return this.#source(value, key, 'a mapping or a list of mappings');
+    // PyYAML: earlier mappings in the list win, so they are applied last.
+    const parts = list.items.map((item) => this.#source(item, key, 'a mapping in this list'));
+    return parts.reverse().flat();
+  }
+
+  #map(node: YAMLMap): Built {
+    const merged: Entry[] = [];
+    const own: Entry[] = [];
+    for (const pair of node.items) {
+      if (this.pyYaml && isMergeKey(pair.key)) {
+        merged.push(...this.#merge(pair.value, pair.key as YamlNode));
+        continue;
+      }
+      const k = this.#key(pair.key);
+      const v = this.build(pair.value);
+      own.push([k.text, v.value, k.size + v.size]);
+    }
+    const value: Record<string, unknown> = {};
+    const entries = new Map<string, [unknown, number]>();
+    // Merged keys come first, then the mapping's own, which win (PyYAML's order).
+    for (const [k, v, s] of merged.length ? [...merged, ...own] : own) {
+      // `__proto__`, `constructor` and the like become own data properties, never the prototype.
+      if (k in value)
+        Object.defineProperty(value, k, { value: v, writable: true, enumerable: true, configurable: true });
+      else value[k] = v;
+      entries.set(k, [v, s]);
+    }
+    let size = 1;
+    for (const [, s] of entries.values()) size += s;
+    return { value, size, entries };
+  }
+}
+
+function parseYaml(text: string, options: ParseDocumentOptions, maxDepth: number): ParseDocumentResult {
   const file = options.filename;
   const lines = new LineCounter();
   const v11 = (options.yamlVersion ?? '1.1') === '1.1';
   const diagnostics: Diagnostic[] = [];
-  let doc: ReturnType<typeof parseYamlDocument>;
+  let contents: YamlNode | null;
   try {
-    doc = parseYamlDocument(text, {
-      lineCounter: lines,
+    const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
+    const deep = cstNestingExceeds(tokens, maxDepth);
+    if (deep !== undefined) return { ok: false, diagnostics: [tooDeep(text, deep, maxDepth, file)] };
+    const composer = new Composer({
       prettyErrors: false,
       uniqueKeys: false,
       keepSourceTokens: false,
@@ -355,87 +699,116 @@ function parseYaml(text: string, options: ParseDocumentOptions): ParseDocumentRe
       version: v11 ? '1.1' : '1.2',
       ...(v11 ? { schema: 'yaml-1.1', customTags: pyYamlTags, merge: true } : { schema: 'core' }),
     });
+    const docs = [];
+    for (const doc of composer.compose(tokens, true, text.length)) {
+      docs.push(doc);
+      if (docs.length > 1) break;
+    }
+    const [doc, extra] = docs;
+    if (!doc) return { ok: false, diagnostics: [tooComplex(new Error('no document'), file)] };
+    let deepReported = false;
+    for (const e of [...doc.errors, ...doc.warnings]) {
+      // An unknown tag would otherwise silently become a string; refuse it instead.
+      if (e.name === 'YAMLWarning' && e.code !== 'TAG_RESOLVE_FAILED') continue;
+      if (e.code === 'RESOURCE_EXHAUSTION') {
+        if (deepReported) continue;
+        deepReported = true;
+      }
+      if (!report(diagnostics, fromYamlError(e, lines, file), file)) break;
+    }
+    if (extra) {
+      report(
+        diagnostics,
+        located(lines, file, extra.contents ?? undefined, {
+          code: 'yaml/multiple-documents',
+          message: 'The text holds more than one YAML document; only one is allowed.',
+          hint: "Remove the '---' separator, or split the documents into files.",
+          ...(extra.range ? rangeOf(lines, extra.range[0], extra.range[0] + 1) : {}),
+        }),
+        file,
+      );
+    }
+    if (diagnostics.length) return { ok: false, diagnostics };
+    contents = doc.contents as YamlNode | null;
   } catch (e) {
     return { ok: false, diagnostics: [tooComplex(e, file)] };
   }
-  for (const e of doc.errors) diagnostics.push(fromYamlError(e, lines, file));
-  for (const w of doc.warnings) {
-    // An unknown tag would otherwise silently become a string; refuse it instead.
-    if (w.code === 'TAG_RESOLVE_FAILED') diagnostics.push(fromYamlError(w, lines, file));
-  }
-  if (diagnostics.length) return { ok: false, diagnostics };
 
   const walkCtx: WalkContext = {
-    maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    maxDepth,
+    merge: v11,
     duplicateKeys: options.duplicateKeys ?? 'error',
     lines,
     file,
     diagnostics: [],
   };
-  walk(walkCtx, doc.contents, 1, '');
-  const fatal = walkCtx.diagnostics.filter((d) => d.severity === 'error');
-  if (fatal.length) return { ok: false, diagnostics: fatal };
+  walk(walkCtx, contents, 1, '');
+  if (walkCtx.diagnostics.some((d) => d.severity === 'error')) {
+    return { ok: false, diagnostics: walkCtx.diagnostics.filter((d) => d.severity !== 'warning') };
+  }
 
   let value: unknown;
   try {
-    value = doc.toJS({ maxAliasCount: options.maxAliasCount ?? DEFAULT_MAX_ALIAS_COUNT });
+    const builder = new ValueBuilder(
+      text,
+      lines,
+      file,
+      options.maxAliasCount ?? DEFAULT_MAX_ALIAS_COUNT,
+      v11,
+    );
+    value = builder.build(contents).value;
   } catch (e) {
-    const aliasLimit = e instanceof ReferenceError && /alias/i.test(e.message);
-    return {
-      ok: false,
-      diagnostics: [
-        aliasLimit
-          ? createDiagnostic({
-              code: 'yaml/alias-limit',
-              message: 'The document expands aliases beyond the allowed limit (a "billion laughs" pattern).',
-              hint: 'Use fewer or smaller aliases, or write the repeated content out.',
-              ...(file ? { file } : {}),
-            })
-          : tooComplex(e, file),
-      ],
-    };
+    return { ok: false, diagnostics: [e instanceof LoadProblem ? e.diagnostic : tooComplex(e, file)] };
   }
-  const root = doc.contents as YamlNode | null;
-  const document = new LocatedDocument(value, file, 'yaml', () => ({ root, lines }), walkCtx.diagnostics);
+  const document = new LocatedDocument(
+    value,
+    file,
+    'yaml',
+    () => ({ root: contents, lines }),
+    walkCtx.diagnostics,
+  );
   return { ok: true, document, diagnostics: walkCtx.diagnostics };
 }
 
+function tooDeep(text: string, offset: number, maxDepth: number, file: string | undefined): Diagnostic {
+  return locatedAt(text, offset, file, {
+    code: 'yaml/too-deep',
+    message: `The document nests deeper than the limit of ${maxDepth} levels.`,
+    hint: TOO_DEEP_HINT,
+  });
+}
+
 function tooComplex(e: unknown, file: string | undefined): Diagnostic {
+  const at = { ...(file ? { file } : {}), line: 1, column: 1 };
   if (e instanceof RangeError) {
     return createDiagnostic({
       code: 'yaml/too-deep',
       message: 'The document nests too deeply to be read.',
-      ...(file ? { file } : {}),
+      hint: TOO_DEEP_HINT,
+      ...at,
     });
   }
   return createDiagnostic({
     code: 'yaml/syntax',
     message: `The document could not be read: ${describeError(e)}`,
-    ...(file ? { file } : {}),
+    ...at,
   });
 }
 
-function parseJson(text: string, options: ParseDocumentOptions): ParseDocumentResult {
+function parseJson(text: string, options: ParseDocumentOptions, maxDepth: number): ParseDocumentResult {
   const file = options.filename;
+  // One pass over the brackets before anything builds a tree: exact for JSON,
+  // and cheap even for megabytes of `[`.
+  const deep = textNestingExceeds(text, maxDepth);
+  if (deep !== undefined) return { ok: false, diagnostics: [tooDeep(text, deep, maxDepth, file)] };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     const problem = findJsonSyntaxProblem(text) ?? { offset: 0, message: 'The text is not valid JSON.' };
-    const lines = new LineCounter();
-    lines.addNewLine(0);
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
-    const range = rangeOf(lines, problem.offset, problem.offset + 1);
     return {
       ok: false,
-      diagnostics: [
-        createDiagnostic({
-          code: 'json/syntax',
-          message: problem.message,
-          ...(file ? { file } : {}),
-          ...range,
-        }),
-      ],
+      diagnostics: [locatedAt(text, problem.offset, file, { code: 'json/syntax', message: problem.message })],
     };
   }
   // JSON is valid YAML 1.2; re-read it with the YAML parser only for positions
@@ -456,42 +829,18 @@ function parseJson(text: string, options: ParseDocumentOptions): ParseDocumentRe
     }
   };
   const diagnostics: Diagnostic[] = [];
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const duplicateKeys = options.duplicateKeys ?? 'error';
   let locator: Locator | undefined;
-  if (duplicateKeys !== 'ignore' || jsonDepth(value, maxDepth) > maxDepth) {
+  if (duplicateKeys !== 'ignore') {
     locator = structure();
-    if (locator) {
-      const ctx: WalkContext = { maxDepth, duplicateKeys, lines, file, diagnostics };
-      walk(ctx, locator.root, 1, '');
-    } else if (jsonDepth(value, maxDepth) > maxDepth) {
-      diagnostics.push(
-        createDiagnostic({
-          code: 'yaml/too-deep',
-          message: `The document nests deeper than the limit of ${maxDepth} levels.`,
-          ...(file ? { file } : {}),
-        }),
-      );
-    }
+    if (locator)
+      walk({ maxDepth, merge: false, duplicateKeys, lines, file, diagnostics }, locator.root, 1, '');
   }
-  const fatal = diagnostics.filter((d) => d.severity === 'error');
-  if (fatal.length) return { ok: false, diagnostics: fatal };
+  if (diagnostics.some((d) => d.severity === 'error')) {
+    return { ok: false, diagnostics: diagnostics.filter((d) => d.severity !== 'warning') };
+  }
   const document = new LocatedDocument(value, file, 'json', () => locator ?? structure(), diagnostics);
   return { ok: true, document, diagnostics };
-}
-
-function jsonDepth(value: unknown, stopAt: number): number {
-  // Iterative: JSON.parse itself already accepted the nesting.
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [v, d] = stack.pop() as [unknown, number];
-    if (v === null || typeof v !== 'object') continue;
-    if (d > max) max = d;
-    if (max > stopAt) return max;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
-  }
-  return max;
 }
 
 /**
@@ -499,11 +848,14 @@ function jsonDepth(value: unknown, stopAt: number): number {
  *
  * Never executes code or builds custom objects: unknown tags, `!!binary`,
  * `!!set` and `!!omap` are rejected. Limits on size, depth and alias expansion
- * make hostile input fail fast. Returns every problem instead of throwing.
+ * make hostile input fail fast, and after 1,000 problems the loader stops
+ * with a final `yaml/too-many-problems` note (severity `info`). Returns every
+ * problem instead of throwing; each carries a line and column.
  *
  * Codes: `yaml/syntax`, `json/syntax`, `yaml/duplicate-key`,
- * `yaml/unsupported-tag`, `yaml/multiple-documents`, `yaml/alias-limit`,
- * `yaml/complex-key`, `yaml/too-large`, `yaml/too-deep`.
+ * `yaml/duplicate-anchor`, `yaml/unsupported-tag`, `yaml/multiple-documents`,
+ * `yaml/bad-alias`, `yaml/alias-limit`, `yaml/bad-merge`, `yaml/complex-key`,
+ * `yaml/too-large`, `yaml/too-deep` (JSON too), `yaml/too-many-problems`.
  *
  * @example
  * const r = safeParseDocument('a: yes\n', { filename: 'x.yaml' });
@@ -513,27 +865,30 @@ export function safeParseDocument<T = unknown>(
   text: string,
   options: ParseDocumentOptions = {},
 ): ParseDocumentResult<T> {
+  const file = options.filename;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const bytes = utf8Length(text, maxBytes);
-  if (bytes > maxBytes) return { ok: false, diagnostics: [tooLarge(bytes, maxBytes, options.filename)] };
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  const format = pickFormat(options);
-  if (format === 'yaml' && flowDepthExceeds(text, maxDepth)) {
+  const over = sizeOverflow(text, maxBytes);
+  if (over) {
     return {
       ok: false,
       diagnostics: [
-        createDiagnostic({
-          code: 'yaml/too-deep',
-          message: `The document nests deeper than the limit of ${maxDepth} levels.`,
-          ...(options.filename ? { file: options.filename } : {}),
+        locatedAt(text, over.offset, file, {
+          code: 'yaml/too-large',
+          message: `The document is ${over.bytes} bytes, more than the limit of ${maxBytes} bytes; the limit is passed here.`,
+          hint: 'Split the document, or raise maxBytes.',
         }),
       ],
     };
   }
-  if (format === 'yaml') return parseYaml(text, options) as ParseDocumentResult<T>;
+  const maxDepth = Math.min(options.maxDepth ?? DEFAULT_MAX_DEPTH, DEPTH_CEILING);
+  if (pickFormat(options) === 'yaml') {
+    const deep = textNestingExceeds(text, maxDepth);
+    if (deep !== undefined) return { ok: false, diagnostics: [tooDeep(text, deep, maxDepth, file)] };
+    return parseYaml(text, options, maxDepth) as ParseDocumentResult<T>;
+  }
   // JSON.parse refuses a byte-order mark; Python's json.loads of decoded text does too, but files often carry one.
   const body = text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
-  return parseJson(body, options) as ParseDocumentResult<T>;
+  return parseJson(body, options, maxDepth) as ParseDocumentResult<T>;
 }
 
 /**
