@@ -46,6 +46,58 @@ describe('readMicroversionHeader', () => {
     expect(readMicroversionHeader(h, { service: 'baremetal' })).toBeUndefined();
   });
 
+  it('takes the last entry for the service, as microversion_parse does', () => {
+    const h = new Headers();
+    h.append('OpenStack-API-Version', 'compute 2.1');
+    h.append('OpenStack-API-Version', 'placement 1.2, compute 2.60');
+    expect(readMicroversionHeader(h, { service: 'compute' })).toBe('2.60');
+    expect(
+      readMicroversionHeader(
+        { 'openstack-api-version': ['compute 2.1', 'compute 2.5'] },
+        { service: 'compute' },
+      ),
+    ).toBe('2.5');
+  });
+
+  it('keeps the version text whole and skips entries without one', () => {
+    expect(
+      readMicroversionHeader(
+        { 'OpenStack-API-Version': 'compute  2.1   x ,compute' },
+        { service: 'compute' },
+      ),
+    ).toBe('2.1   x');
+    expect(
+      readMicroversionHeader({ 'OpenStack-API-Version': 'compute' }, { service: 'compute' }),
+    ).toBeUndefined();
+  });
+
+  it('lets the last of two differently spelled names win in a plain object', () => {
+    const h = { 'OpenStack-API-Version': 'compute 2.1', 'openstack-api-version': 'compute 2.2' };
+    expect(readMicroversionHeader(h, { service: 'compute' })).toBe('2.2');
+  });
+
+  it('folds a repeated legacy header to its last value, possibly empty', () => {
+    const legacyHeader = 'X-OpenStack-Nova-API-Version';
+    const h = new Headers();
+    h.append(legacyHeader, '2.3');
+    h.append(legacyHeader, ' 2.4 ');
+    expect(readMicroversionHeader(h, { service: 'compute', legacyHeader })).toBe('2.4');
+    expect(readMicroversionHeader({ [legacyHeader]: '2.5,' }, { service: 'compute', legacyHeader })).toBe('');
+    // The standard header wins when it names the service; legacy headers are tried in order.
+    expect(
+      readMicroversionHeader(
+        { 'OpenStack-API-Version': 'compute 2.9', [legacyHeader]: '2.5', 'X-Old': '2.1' },
+        { service: 'compute', legacyHeader: ['X-Old', legacyHeader] },
+      ),
+    ).toBe('2.9');
+    expect(
+      readMicroversionHeader(
+        { [legacyHeader]: '2.5', 'X-Old': '2.1' },
+        { service: 'compute', legacyHeader: ['X-Old', legacyHeader] },
+      ),
+    ).toBe('2.1');
+  });
+
   it('falls back to the legacy header, from plain objects too', () => {
     expect(
       readMicroversionHeader(
@@ -70,6 +122,36 @@ describe('negotiateMicroversion', () => {
 
   it('maps latest to the maximum', () => {
     expect(ask('latest')).toMatchObject({ ok: true, version: { major: 1, minor: 39 } });
+  });
+
+  it('takes latest in any case only when asked to (Ironic), not by default (Nova, Placement)', () => {
+    expect(ask('LATEST')).toMatchObject({ ok: false, reason: 'invalid', requested: 'LATEST' });
+    const ironic = {
+      service: 'baremetal',
+      legacyHeader: 'X-OpenStack-Ironic-API-Version',
+      min: '1.1',
+      max: '1.92',
+    };
+    expect(
+      negotiateMicroversion(
+        { 'X-OpenStack-Ironic-API-Version': 'Latest' },
+        { ...ironic, latest: 'any-case' },
+      ),
+    ).toMatchObject({ ok: true, version: { major: 1, minor: 92 } });
+  });
+
+  it('treats an empty legacy header as an invalid request, as Nova does', () => {
+    const nova = {
+      service: 'compute',
+      legacyHeader: 'X-OpenStack-Nova-API-Version',
+      min: '2.1',
+      max: '2.96',
+    };
+    expect(negotiateMicroversion({ 'X-OpenStack-Nova-API-Version': '' }, nova)).toMatchObject({
+      ok: false,
+      reason: 'invalid',
+      requested: '',
+    });
   });
 
   it('reports invalid and unsupported versions', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPySpace, pyStrip } from '../python.js';
 
 /** A parsed API microversion `major.minor`. */
 export interface Microversion {
@@ -48,26 +49,54 @@ export const MicroversionSchema = z
 export interface MicroversionHeaderOptions {
   /** Service type in `OpenStack-API-Version: <service> <version>` (`placement`, `compute`, `baremetal`). */
   service: string;
-  /** Older service-specific header, read when the standard one names no version for the service. */
-  legacyHeader?: string;
+  /**
+   * Older service-specific header(s) (`X-OpenStack-Nova-API-Version`), read
+   * in order when the standard one names no version for the service. A header
+   * sent several times (or holding commas) counts by its last value.
+   */
+  legacyHeader?: string | readonly string[];
 }
 
 /** Minimal header access, so plain objects and WHATWG `Headers` both work. */
 export type HeaderSource = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
 
+/**
+ * A header's value, with repeated headers folded into one comma-separated
+ * value. In a plain object, names are compared case-insensitively and the
+ * last matching key wins (as Python's dict of lower-cased names does).
+ */
 function getHeader(headers: HeaderSource, name: string): string | undefined {
   if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
   const lower = name.toLowerCase();
+  let found: string | undefined;
   for (const [k, v] of Object.entries(headers as Record<string, string | readonly string[] | undefined>)) {
-    if (k.toLowerCase() === lower && v !== undefined) return typeof v === 'string' ? v : v.join(',');
+    if (k.toLowerCase() === lower && v !== undefined) found = typeof v === 'string' ? v : v.join(',');
   }
-  return undefined;
+  return found;
+}
+
+/** Python's `text.strip().split(None, 1)`. */
+function splitOnce(text: string): string[] {
+  const body = pyStrip(text);
+  let i = 0;
+  while (i < body.length && !isPySpace(body.charAt(i))) i += 1;
+  if (i === body.length) return body ? [body] : [];
+  let j = i;
+  while (j < body.length && isPySpace(body.charAt(j))) j += 1;
+  return [body.slice(0, i), body.slice(j)];
 }
 
 /**
  * The raw version text the client asked for, or `undefined` when it asked
- * for none. `OpenStack-API-Version` may list several services separated by
- * commas; only the entry for `service` counts (case-insensitively).
+ * for none, read exactly as the `microversion_parse` library (which Nova and
+ * Placement use) reads it: in `OpenStack-API-Version`, the last
+ * comma-separated `<service> <version>` entry for `service` counts
+ * (service compared case-insensitively, the version stripped but otherwise
+ * kept); without one, the first legacy header present gives its last
+ * comma-separated value, stripped (possibly empty).
+ *
+ * @example
+ * readMicroversionHeader(new Headers({ 'OpenStack-API-Version': 'compute 2.1, compute 2.60' }), { service: 'compute' }); // '2.60'
  */
 export function readMicroversionHeader(
   headers: HeaderSource,
@@ -75,14 +104,18 @@ export function readMicroversionHeader(
 ): string | undefined {
   const standard = getHeader(headers, 'OpenStack-API-Version');
   if (standard !== undefined) {
-    for (const part of standard.split(',')) {
-      const [svc, ...rest] = part.trim().split(/\s+/);
-      if (svc && svc.toLowerCase() === options.service.toLowerCase() && rest.length) return rest.join(' ');
+    const service = options.service.toLowerCase();
+    const entries = standard.split(',');
+    for (let i = entries.length - 1; i >= 0; i -= 1) {
+      const parts = splitOnce(entries[i] as string);
+      if (parts.length === 2 && (parts[0] as string).toLowerCase() === service)
+        return pyStrip(parts[1] as string);
     }
   }
-  if (options.legacyHeader) {
-    const legacy = getHeader(headers, options.legacyHeader);
-    if (legacy !== undefined) return legacy.trim();
+  const legacy = options.legacyHeader;
+  for (const name of legacy === undefined ? [] : typeof legacy === 'string' ? [legacy] : legacy) {
+    const value = getHeader(headers, name);
+    if (value !== undefined) return pyStrip(value.slice(value.lastIndexOf(',') + 1));
   }
   return undefined;
 }
@@ -93,6 +126,12 @@ export interface NegotiateOptions extends MicroversionHeaderOptions {
   max: Microversion | string;
   /** Version used when the client asks for none (default: `min`). */
   defaultVersion?: Microversion | string;
+  /**
+   * How `latest` is recognised: `exact` (default) takes only `latest`, as
+   * Nova and Placement do; `any-case` also takes `LATEST` or `Latest`, as
+   * Ironic does.
+   */
+  latest?: 'exact' | 'any-case';
 }
 
 /** Outcome of {@link negotiateMicroversion}; services turn the failures into their own 400/406 wording. */
@@ -117,8 +156,9 @@ function asVersion(v: Microversion | string): Microversion {
 
 /**
  * Picks the microversion for a request: none asked → the default, `latest`
- * → the maximum, anything unparsable → `invalid`, outside `[min, max]` →
- * `unsupported`.
+ * → the maximum, anything unparsable (including an empty legacy header) →
+ * `invalid`, outside `[min, max]` → `unsupported`. Headers are read with
+ * {@link readMicroversionHeader}.
  */
 export function negotiateMicroversion(headers: HeaderSource, options: NegotiateOptions): NegotiateResult {
   const min = asVersion(options.min);
@@ -127,7 +167,8 @@ export function negotiateMicroversion(headers: HeaderSource, options: NegotiateO
   if (requested === undefined) {
     return { ok: true, version: asVersion(options.defaultVersion ?? min), requested };
   }
-  if (requested.toLowerCase() === 'latest') return { ok: true, version: max, requested };
+  const latest = options.latest === 'any-case' ? requested.toLowerCase() : requested;
+  if (latest === 'latest') return { ok: true, version: max, requested };
   const version = parseMicroversion(requested);
   if (!version) return { ok: false, reason: 'invalid', requested, min, max };
   if (compareMicroversions(version, min) < 0 || compareMicroversions(version, max) > 0) {
