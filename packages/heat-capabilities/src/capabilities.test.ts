@@ -11,6 +11,24 @@ describe('canonicalValue', () => {
     expect(canonicalValue(null)).toBeUndefined();
     expect(canonicalValue([1])).toBeUndefined();
   });
+
+  it("spells floats as Python's str() does, so 1.0 stays apart from 1", () => {
+    expect(canonicalValue(1, '1.0')).toBe('1.0');
+    expect(canonicalValue(1, '1.')).toBe('1.0');
+    expect(canonicalValue(1000, '1.0e+3')).toBe('1000.0');
+    expect(canonicalValue(100000, '1E5')).toBe('100000.0');
+    expect(canonicalValue(1, '1')).toBe('1');
+    expect(canonicalValue(1)).toBe('1');
+    expect(canonicalValue(0.1)).toBe('0.1');
+    expect(canonicalValue(1e16, '1.0e+16')).toBe('1e+16');
+    expect(canonicalValue(1.5e-7)).toBe('1.5e-07');
+    expect(canonicalValue(Number.POSITIVE_INFINITY)).toBe('inf');
+    expect(canonicalValue(Number.NEGATIVE_INFINITY)).toBe('-inf');
+    expect(canonicalValue(Number.NaN)).toBe('nan');
+    expect(canonicalValue(-0, '-0.0')).toBe('-0.0');
+    // Python prints a big int in full.
+    expect(canonicalValue(1e21, '1000000000000000000000')).toBe('1000000000000000000000');
+  });
 });
 
 describe('readCapabilities', () => {

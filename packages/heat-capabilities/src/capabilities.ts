@@ -1,6 +1,6 @@
 import type { Diagnostic, SourceDocument } from '@stackspec/core';
-import { createDiagnostic } from '@stackspec/core';
-import { isMapping } from './load.js';
+import { createDiagnostic, plainScalarKind, pyFloatRepr } from '@stackspec/core';
+import { isMapping, rawTextAt } from './load.js';
 
 /**
  * What a template offers: each capability key with the values it provides,
@@ -17,16 +17,36 @@ export const RESOURCE_TYPE_KEY = 'resource_type';
 
 /**
  * The text a capability or requirement value compares as: strings stay as
- * written, booleans become `true`/`false`, numbers their shortest decimal
- * form (`2`, `1.5`). YAML 1.1 makes `yes` a boolean, so `yes` and `true`
- * compare equal, as do `2` and `"2"`. Returns `undefined` for anything that
- * is not a scalar.
+ * written, booleans become `true`/`false`, ints their digits, and floats
+ * what Python's `str()` prints for them (`1.5`, `1.0`, `1e+16`, `inf`). So
+ * a value matches its own quoted spelling: `yes` and `true` compare equal,
+ * as do `2` and `"2"`, and `1.0` and `"1.0"`; `1.0` does not match `1`.
+ * JavaScript numbers cannot tell an integral float from an int, so pass
+ * `spelling`, the scalar as written in the file (`1.0`), to keep such a
+ * float a float; without it an integral number counts as an int. Returns
+ * `undefined` for anything that is not a scalar.
+ *
+ * @example
+ * canonicalValue(true); // 'true'
+ * canonicalValue(1, '1.0'); // '1.0'
+ * canonicalValue(1e16); // '1e+16'
  */
-export function canonicalValue(value: unknown): string | undefined {
+export function canonicalValue(value: unknown, spelling?: string): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number') return String(value);
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value) || (spelling !== undefined && isFloatSpelling(spelling))) {
+      return pyFloatRepr(value);
+    }
+    // Python prints a big int in full, never with an exponent.
+    return Math.abs(value) >= 1e21 ? BigInt(value).toString() : String(value);
+  }
   return undefined;
+}
+
+// A number written with a fraction or exponent is a float in YAML 1.1 (and JSON).
+function isFloatSpelling(text: string): boolean {
+  return plainScalarKind(text) === 'float' || /^-?\d+(?:\.\d*)?[eE][-+]?\d+$|^-?\d+\.\d*$/.test(text.trim());
 }
 
 /** Options of {@link readCapabilities}. */
@@ -36,6 +56,8 @@ export interface ReadCapabilitiesOptions {
   /** JSON pointer of the section in that document (default `/capabilities`). */
   path?: string | undefined;
   file?: string | undefined;
+  /** The text `document` was parsed from, so that an integral float (`1.0`) keeps its spelling. */
+  source?: string | undefined;
 }
 
 /** Result of {@link readCapabilities}: `capabilities` is `undefined` when nothing is declared. */
@@ -88,11 +110,12 @@ export function readCapabilities(
     const offered: string[] = [];
     let bad = false;
     values.forEach((v, i) => {
-      const text = canonicalValue(v);
+      const itemPath = Array.isArray(raw) ? `${path}/${i}` : path;
+      const text = canonicalValue(v, numberSpelling(v, options, itemPath));
       if (text === undefined) {
         bad = true;
         report(
-          Array.isArray(raw) ? `${path}/${i}` : path,
+          itemPath,
           'heat/capabilities/invalid-value',
           `The capability '${key}' must be a single value or a list of values, but ${Array.isArray(raw) ? `item ${i} is` : 'it is'} ${describe(v)}.`,
           key === RESOURCE_TYPE_KEY
@@ -106,6 +129,13 @@ export function readCapabilities(
     if (!bad) out[key] = offered;
   }
   return { capabilities: out, diagnostics };
+}
+
+function numberSpelling(value: unknown, options: ReadCapabilitiesOptions, path: string): string | undefined {
+  if (typeof value !== 'number' || !Number.isInteger(value) || !options.document || !options.source) {
+    return undefined;
+  }
+  return rawTextAt(options.source, options.document, path);
 }
 
 function describe(value: unknown): string {

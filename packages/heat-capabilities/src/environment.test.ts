@@ -26,6 +26,11 @@ describe('safeParseEnvironment', () => {
     expect(env.requires).toEqual({ deployment: 'puppet', ha: 'true', replicas: '2' });
   });
 
+  it('keeps a float requirement a float (1.0 is not 1)', () => {
+    const env = parseEnvironment('requires:\n  api: 1.0\n  n: 1\n  q: "1.0"\n  r: 0.50\n');
+    expect(env.requires).toEqual({ api: '1.0', n: '1', q: '1.0', r: '0.5' });
+  });
+
   it.each(['', '# only a comment\n', '---\n', '~\n'])('reads %j as an empty environment', (text) => {
     const r = safeParseEnvironment(text);
     expect(r.ok).toBe(true);

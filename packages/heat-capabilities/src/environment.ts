@@ -8,7 +8,7 @@ import {
   ValidationError,
 } from '@stackspec/core';
 import { canonicalValue, type Requirements } from './capabilities.js';
-import { isMapping, loadHeatText, pythonKeyText, rawKeyAt } from './load.js';
+import { isMapping, loadHeatText, pythonKeyText, rawTextAt } from './load.js';
 import { baseDirOf, type PathOptions, resolveReference } from './paths.js';
 
 /** The sections Heat accepts in an environment file, in Heat's order. */
@@ -150,6 +150,8 @@ interface Walk {
   at: (init: DiagnosticInit, key?: boolean) => Diagnostic;
   baseDir: string;
   options: ParseEnvironmentOptions;
+  /** The file's text as written at a pointer (to keep `1.0` a float). */
+  spelling: (path: string) => string | undefined;
 }
 
 function checkListValue(
@@ -426,13 +428,14 @@ function readRequires(walk: Walk, section: unknown): Requirements {
     return out;
   }
   for (const [key, raw] of Object.entries(section)) {
-    const text = canonicalValue(raw);
+    const path = `/requires/${pointerSegment(key)}`;
+    const text = canonicalValue(raw, typeof raw === 'number' ? walk.spelling(path) : undefined);
     if (text === undefined) {
       walk.diagnostics.push(
         walk.at({
           code: 'heat/environment/invalid-requirement',
           message: `The requirement '${key}' must be a single value, not ${describe(raw)}.`,
-          path: `/requires/${pointerSegment(key)}`,
+          path,
           hint: Array.isArray(raw)
             ? 'A requirement names one value; a template offering a list of values matches when the list contains it.'
             : `Write "${key}: <value>".`,
@@ -498,6 +501,7 @@ export function safeParseEnvironment(
     at: (init, key = false) => document.diagnostic(init, { key }),
     baseDir: options.baseDir ?? baseDirOf(file),
     options,
+    spelling: (path) => rawTextAt(source, document, path),
   };
   for (const [key, section] of Object.entries(value)) {
     if (!known.includes(key)) {
@@ -506,7 +510,7 @@ export function safeParseEnvironment(
         walk.at(
           {
             code: 'heat/environment/wrong-section',
-            message: `environment has wrong section "${pythonKeyText(key, rawKeyAt(source, document, `/${pointerSegment(key)}`))}"`,
+            message: `environment has wrong section "${pythonKeyText(key, rawTextAt(source, document, `/${pointerSegment(key)}`, { key: true }))}"`,
             path: `/${pointerSegment(key)}`,
             hint: close
               ? `did you mean ${close}?`

@@ -174,9 +174,19 @@ export function pythonKeyText(key: string, raw: string | undefined): string {
   return key;
 }
 
-/** The source text of the key at `path` in `document`, when it can be located. */
-export function rawKeyAt(source: string, document: SourceDocument, path: string): string | undefined {
-  const range = document.locate(path, { key: true });
+/**
+ * The source text at `path` (a JSON pointer) in `document`, parsed from
+ * `source`: the key there with `key: true`, else the value; `undefined`
+ * when it cannot be located or spans several lines. Used where the spelling
+ * carries meaning the loaded value lost (`1.0`, a float, loads as 1).
+ */
+export function rawTextAt(
+  source: string,
+  document: SourceDocument,
+  path: string,
+  options: { key?: boolean } = {},
+): string | undefined {
+  const range = document.locate(path, options);
   if (!range || range.line !== range.endLine) return undefined;
   let offset = 0;
   for (let line = 1; line < range.line; line += 1) {

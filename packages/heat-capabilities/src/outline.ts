@@ -68,8 +68,37 @@ interface State {
   blockParent: number;
 }
 
-// Indented or blank lines holding nothing that changes the reader's state.
-const QUIET_LINES = /(?: +[^\n"'[\]{}|>#\t\r]*\r?\n| *\r?\n)*/y;
+// Indented or blank lines that leave the reader's state as it was: whatever
+// quotes and flow collections they open also close on the same line, and they
+// do not end in a block scalar header. The pattern mirrors scanLine's rules
+// (a quote or bracket only opens at the start of a token, `''` and `\x` inside
+// quotes), so a line it accepts is one scanLine would leave unchanged; any
+// other line goes through scanLine. Letting the regex engine skip these lines
+// keeps the scan fast from its first call, before the JIT has warmed up.
+// Every alternative starts with a different character (or excludes the other
+// by its lookbehind), so a line that does not match fails in linear time.
+const DQ = String.raw`"(?:[^"\\\n]|\\[^\n])*"`;
+const SQ = String.raw`'(?:[^'\n]|'')*'(?!')`;
+function flowBody(depth: number): string {
+  const nested = depth > 0 ? String.raw`|[[{]${flowBody(depth - 1)}[\]}]` : '';
+  return String.raw`(?:[^"'[\]{}#\n]|(?<![ \t[{,])["'#]|(?<=[ \t[{,])(?:${DQ}|${SQ})${nested})*`;
+}
+const LINE_BODY = String.raw`(?:[^"'[\]{}#\n]|[\]}]|(?<![ \t])["'#[{]|(?<=[ \t])(?:${DQ}|${SQ})|(?<=[ \t])[[{]${flowBody(2)}[\]}])*(?:(?<=[ \t])#[^\n]*)?`;
+const BLOCK_HEADER_END = String.raw`[^\n]*[|>][-+1-9]{0,2}[ \t]*(?:[ \t]#[^\n]*)?\r?(?:\n|$)`;
+const QUIET_LINES = new RegExp(
+  String.raw`(?:[ \t]*\r?\n|[ ]+(?![ \t])(?!${BLOCK_HEADER_END})${LINE_BODY}\n)*`,
+  'y',
+);
+// Lines inside a block scalar whose owner sits at column `parent`: blank, or indented deeper.
+const BLOCK_CONTENT: RegExp[] = [];
+function blockContent(parent: number): RegExp {
+  let re = BLOCK_CONTENT[parent];
+  if (!re) {
+    re = new RegExp(String.raw`(?:[ ]{${parent + 1}}[^\n]*\n|[ \t]*\r?\n)*`, 'y');
+    BLOCK_CONTENT[parent] = re;
+  }
+  return re;
+}
 // Characters that matter on an indented line; everything else is skipped by the regex engine.
 const BORING = /[^"'[\]{}|>#\n]*/y;
 
@@ -161,6 +190,22 @@ function parentIndent(text: string, lineFrom: number, header: number, lineIndent
   return owner;
 }
 
+/** Whether the quiet-line pattern takes `line` (one indented line, without its break) whole. For tests. */
+export function isQuietLine(line: string): boolean {
+  QUIET_LINES.lastIndex = 0;
+  QUIET_LINES.exec(`${line}\n`);
+  return QUIET_LINES.lastIndex === line.length + 1;
+}
+
+/** The state scanLine leaves after one indented line read from a clean state. For tests. */
+export function stateAfterLine(line: string): { quote: number; flow: number; blockParent: number } {
+  const state: State = { quote: 0, flow: 0, blockParent: -1 };
+  let p = 0;
+  while (line.charCodeAt(p) === SPACE) p += 1;
+  scanLine(line, p, line.length, p, state);
+  return state;
+}
+
 /**
  * Reads the top level of a YAML document without building it. Returns
  * `undefined` whenever a full parse is needed to be sure.
@@ -192,14 +237,21 @@ export function outlineYaml(source: string): Outline | undefined {
   let first = true;
   while (pos < n || (pos === n && first)) {
     first = false;
-    if (current && state.quote === 0 && state.flow === 0 && state.blockParent < 0) {
-      // Runs of indented lines without quotes, brackets, block headers or comments change nothing.
+    if (state.blockParent >= 0) {
+      const skip = blockContent(state.blockParent);
+      skip.lastIndex = pos;
+      skip.exec(text);
+      pos = skip.lastIndex;
+      if (pos >= n) break;
+    } else if (
+      (current || (root === 'sequence' && !afterEmptyFlow)) &&
+      state.quote === 0 &&
+      state.flow === 0
+    ) {
       QUIET_LINES.lastIndex = pos;
       QUIET_LINES.exec(text);
-      if (QUIET_LINES.lastIndex > pos) {
-        pos = QUIET_LINES.lastIndex;
-        if (pos >= n) break;
-      }
+      pos = QUIET_LINES.lastIndex;
+      if (pos >= n) break;
     }
     let eol = text.indexOf('\n', pos);
     if (eol < 0) eol = n;

@@ -10,6 +10,8 @@ const TREE: Record<string, string> = {
     'heat_template_version: 2015-10-15\ncapabilities: {deployment: [puppet, ansible]}\n',
   'tht/plain.yaml': 'heat_template_version: 2015-10-15\n',
   'tht/broken.yaml': 'heat_template_version: 2099-01-01\n',
+  'tht/v1.yaml': 'heat_template_version: 2015-10-15\ncapabilities: {api: 1}\n',
+  'tht/v1.0.yaml': 'heat_template_version: 2015-10-15\ncapabilities: {api: 1.0}\n',
 };
 const readTemplate = (p: string) => TREE[p];
 const env = (text: string, filename = 'tht/environments/env.yaml') => parseEnvironment(text, { filename });
@@ -30,6 +32,20 @@ describe('resolveEnvironment', () => {
       resource_registry: { 'OS::TripleO::Controller': 'puppet/controller.yaml', 'OS::Other': 'plain.yaml' },
     });
     expect(r.candidates['OS::TripleO::Controller']?.map((c) => c.status)).toEqual(['match', 'ruled-out']);
+  });
+
+  it('matches a float requirement only to the same float, as canonical text', async () => {
+    const pick = async (requires: string) =>
+      (
+        await resolveEnvironment(
+          [env(`requires: {api: ${requires}}\nresource_registry:\n  OS::V: [../v1.yaml, ../v1.0.yaml]\n`)],
+          { readTemplate, root: 'tht' },
+        )
+      ).choices;
+    expect(await pick('1.0')).toEqual({ 'OS::V': 'v1.0.yaml' });
+    expect(await pick('"1.0"')).toEqual({ 'OS::V': 'v1.0.yaml' });
+    expect(await pick('1')).toEqual({ 'OS::V': 'v1.yaml' });
+    expect(await pick('"1"')).toEqual({ 'OS::V': 'v1.yaml' });
   });
 
   it('writes output paths relative to the output directory', async () => {

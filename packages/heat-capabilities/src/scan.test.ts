@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { outlineYaml } from './outline.js';
+import { isQuietLine, outlineYaml, stateAfterLine } from './outline.js';
 import { type ScanResult, scanDocument } from './scan.js';
 
 function same(text: string): { fast: ScanResult; full: ScanResult } {
@@ -69,10 +69,16 @@ describe('scanDocument', () => {
     ['list at the key indentation', 'capabilities:\n  resource_type:\n  - OS::A\n  deployment: puppet\n'],
     ['quoted values', 'capabilities:\n  deployment: \'puppet\'\n  n: "2"\n'],
     ['octal and null', 'capabilities:\n  n: 017\n  m:\n'],
+    ['float', 'capabilities:\n  api: 1.0\n  n: [1.50, 2]\n'],
   ])('reads a capabilities section with a %s like the full parse', (_name, section) => {
     const text = `heat_template_version: wallaby\n${section}resources: {}\n`;
     const { fast, full } = same(text);
     expect(strip(fast)).toEqual(strip(full));
+  });
+
+  it('keeps an integral float a float in the fast scan', () => {
+    const r = scanDocument('heat_template_version: wallaby\n# x\ncapabilities:\n  api: 1.0\n  n: 1\n');
+    expect(r).toMatchObject({ method: 'fast', capabilities: { api: ['1.0'], n: ['1'] } });
   });
 
   it('reports a bad capability value at its line in the file', () => {
@@ -267,5 +273,63 @@ describe('scanDocument', () => {
       }),
       { numRuns: 800 },
     );
+  });
+});
+
+describe('the quiet-line pattern', () => {
+  const clean = { quote: 0, flow: 0, blockParent: -1 };
+  const piece = fc.constantFrom(
+    ' ',
+    ' ',
+    'a',
+    'b:',
+    ': ',
+    '- ',
+    '"',
+    "'",
+    "''",
+    '\\',
+    '\\"',
+    '[',
+    ']',
+    '{',
+    '}',
+    ',',
+    '#',
+    ' #',
+    '|',
+    '>',
+    '|-',
+    '>+',
+    '2',
+    '\t',
+    'x"y',
+    "it's",
+  );
+
+  it('only skips lines that leave the reader as it was', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.array(piece, { maxLength: 14 }), (indent, parts) => {
+        const line = ' '.repeat(indent) + parts.join('');
+        if (/^ *\t/.test(line) || !isQuietLine(line)) return;
+        expect({ line, state: stateAfterLine(line) }).toEqual({ line, state: clean });
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it.each([
+    ['  a: "x" [1, {b: "c, d"}] # note', true],
+    ["  a: 'it''s' b", true],
+    ["  msg: it's fine", true],
+    ['  a: "open', false],
+    ['  a: [1,', false],
+    ['  a: |', false],
+    ['  - >- # folded', false],
+    ["  a: 'b''", false],
+    ['  a: "b\\', false],
+    ['  a: [[[[1]]]]', false],
+  ])('reads %j as quiet: %s', (line, quiet) => {
+    expect(isQuietLine(line)).toBe(quiet);
   });
 });

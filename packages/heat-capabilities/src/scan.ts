@@ -66,7 +66,10 @@ function scanFull(text: string, filename: string | undefined): ScanResult {
   if (kind !== 'template') return { kind, keys, diagnostics: [], method: 'full' };
   const result: ScanResult = { kind, keys, ...templateFacts(value), diagnostics: [], method: 'full' };
   if (CAPABILITIES_SECTION in value) {
-    const read = readCapabilities(value[CAPABILITIES_SECTION], { document: loaded.loaded.document });
+    const read = readCapabilities(value[CAPABILITIES_SECTION], {
+      document: loaded.loaded.document,
+      source: text,
+    });
     result.capabilities = read.capabilities;
     result.diagnostics = read.diagnostics;
   }
@@ -77,7 +80,7 @@ function scanFull(text: string, filename: string | undefined): ScanResult {
 function parseEntry(text: string, entry: OutlineKey, filename: string | undefined) {
   // Pad with empty lines so positions in diagnostics are the file's own.
   const padded = '\n'.repeat(entry.line - 1) + text.slice(entry.start, entry.end);
-  return loadHeatText(padded, { kind: 'environment', filename });
+  return { padded, loaded: loadHeatText(padded, { kind: 'environment', filename }) };
 }
 
 const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_.:/-]*$/;
@@ -177,7 +180,7 @@ function scanFast(text: string, outline: Outline, filename: string | undefined):
     if (entry.plain !== undefined && plainScalarKind(entry.plain) !== 'value') {
       value = plainScalarKind(entry.plain) === 'string' ? entry.plain : null;
     } else {
-      const parsed = parseEntry(text, entry, filename);
+      const parsed = parseEntry(text, entry, filename).loaded;
       if (!parsed.ok || !isMapping(parsed.loaded.value)) return undefined;
       value = parsed.loaded.value[versionKey];
     }
@@ -197,10 +200,11 @@ function scanFast(text: string, outline: Outline, filename: string | undefined):
         return result;
       }
     }
-    const parsed = parseEntry(text, caps, filename);
+    const { padded, loaded: parsed } = parseEntry(text, caps, filename);
     if (!parsed.ok || !isMapping(parsed.loaded.value)) return undefined;
     const read = readCapabilities(parsed.loaded.value[CAPABILITIES_SECTION], {
       document: parsed.loaded.document,
+      source: padded,
     });
     result.capabilities = read.capabilities;
     result.diagnostics = read.diagnostics;

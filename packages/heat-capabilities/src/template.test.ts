@@ -54,6 +54,17 @@ describe('safeParseTemplate', () => {
     });
   });
 
+  it('keeps a float capability a float in YAML and JSON, spelt as Python prints it', () => {
+    expect(
+      parseTemplate('heat_template_version: wallaby\ncapabilities:\n  api: 1.0\n  n: [2, 2.50, 1e3]\n')
+        .capabilities,
+    ).toEqual({ api: ['1.0'], n: ['2', '2.5', '1e3'] });
+    expect(
+      parseTemplate('{"heat_template_version": "wallaby", "capabilities": {"api": 1.0, "big": 1E16}}')
+        .capabilities,
+    ).toEqual({ api: ['1.0'], big: ['1e+16'] });
+  });
+
   it('treats a null capabilities section as declaring nothing', () => {
     expect(parseTemplate('heat_template_version: wallaby\ncapabilities:\n').capabilities).toBeUndefined();
   });

@@ -7,7 +7,7 @@ import {
   ValidationError,
 } from '@stackspec/core';
 import { type Capabilities, readCapabilities } from './capabilities.js';
-import { isMapping, isTruthy, loadHeatText, pythonKeyText, pythonTypeName, rawKeyAt } from './load.js';
+import { isMapping, isTruthy, loadHeatText, pythonKeyText, pythonTypeName, rawTextAt } from './load.js';
 import {
   CAPABILITIES_SECTION,
   findTemplateVersion,
@@ -320,7 +320,7 @@ export function safeParseTemplate(source: string, options: ParseTemplateOptions 
     if (allowCapabilities) allowed.push(CAPABILITIES_SECTION);
     const lower = allowed.find((s) => s.toLowerCase() === key.toLowerCase());
     const conditionsTooOld = key === 'conditions' && version.format === 'hot';
-    const shown = pythonKeyText(key, rawKeyAt(source, document, `/${escapePointer(key)}`));
+    const shown = pythonKeyText(key, rawTextAt(source, document, `/${escapePointer(key)}`, { key: true }));
     errors.push(
       at(
         {
@@ -362,6 +362,7 @@ export function safeParseTemplate(source: string, options: ParseTemplateOptions 
   if (allowCapabilities && CAPABILITIES_SECTION in value) {
     const read = readCapabilities(value[CAPABILITIES_SECTION], {
       document,
+      source,
       path: `/${CAPABILITIES_SECTION}`,
     });
     errors.push(...read.diagnostics);
