@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createDiagnostic, type Diagnostic, didYouMean, hasErrors } from '@stackspec/core';
+import { createDiagnostic, type Diagnostic, didYouMean, hasErrors, SpecError } from '@stackspec/core';
 import {
   addOutputOptions,
   type CliIO,
@@ -109,6 +109,11 @@ async function writeOut(io: CliIO, text: string, out: string | undefined): Promi
  * problems found, 2 bad usage); never exits the process.
  */
 export async function runExtraSpecsCli(argv: readonly string[], io: CliIO): Promise<number> {
+  if (!Array.isArray(argv) || !io || typeof io.stdout?.write !== 'function') {
+    throw new SpecError('runExtraSpecsCli takes the arguments (a list of strings) and a CliIO.', {
+      code: 'extra-specs/bad-option',
+    });
+  }
   return runCli(async () => {
     const program = createProgram('stackspec-extra-specs', io)
       .description("Check flavor extra specs against Nova's catalog, and document the catalog.")

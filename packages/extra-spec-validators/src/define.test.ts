@@ -60,9 +60,17 @@ describe('defineExtraSpec', () => {
     expect(one.message).not.toContain('more problem');
   });
 
-  it('rejects a value type Nova does not support', () => {
+  it('rejects a value type Nova does not support, naming the three it has', () => {
     const e = failure({ ...base, value: { type: 'float' } });
-    expect(e.diagnostics[0]?.path).toMatch(/^\/value/);
+    expect(e.diagnostics).toEqual([
+      expect.objectContaining({
+        path: '/value/type',
+        message: "The value type 'float' is not one of Nova's: int, bool, str.",
+        hint: "Nova has no float type; use 'str' with a pattern such as \\d+\\.\\d+.",
+      }),
+    ]);
+    const integer = failure({ ...base, imageValue: { type: 'integer' } });
+    expect(integer.diagnostics[0]).toMatchObject({ path: '/imageValue/type', hint: "Use 'int'." });
   });
 
   it('rejects a placeholder that has no parameter', () => {

@@ -1,5 +1,6 @@
 import { createDiagnostic, type Diagnostic, diagnosticsFromZod, SpecError } from '@stackspec/core';
 import { z } from 'zod';
+import { requireString } from './guards.js';
 import { compileFullMatch, PythonRegexError } from './python-regex.js';
 import { compareReleases, ReleaseNameSchema } from './releases.js';
 
@@ -259,6 +260,38 @@ function checkValue(value: ValueRule, at: string): Diagnostic[] {
   }
 }
 
+const VALUE_TYPES = ['int', 'bool', 'str'];
+const TYPE_WORDS: Readonly<Record<string, string>> = {
+  integer: 'int',
+  number: 'int',
+  boolean: 'bool',
+  string: 'str',
+  enum: 'str',
+};
+
+/**
+ * A clearer message for a value rule whose `type` is not one of Nova's three
+ * (zod reports only the first alternative of the union), or nothing.
+ */
+function valueTypeProblem(input: unknown, path: string): { message: string; hint: string } | undefined {
+  const m = /^(\/value|\/imageValue|\/history\/\d+\/value)(?:\/type)?$/.exec(path);
+  if (!m) return undefined;
+  let rule: unknown = input;
+  for (const seg of (m[1] as string).split('/').slice(1))
+    rule = (rule as Record<string, unknown> | undefined)?.[seg];
+  const type = (rule as { type?: unknown } | undefined)?.type;
+  if (typeof type !== 'string' || VALUE_TYPES.includes(type)) return undefined;
+  const word = TYPE_WORDS[type.toLowerCase()];
+  return {
+    message: `The value type '${type}' is not one of Nova's: int, bool, str.`,
+    hint: word
+      ? `Use '${word}'.`
+      : type.toLowerCase() === 'float'
+        ? "Nova has no float type; use 'str' with a pattern such as \\d+\\.\\d+."
+        : `Use 'int', 'bool' or 'str' (with enum or pattern for anything else).`,
+  };
+}
+
 /** The error message: the first problem, and how many more the diagnostics hold. */
 function invalidMessage(label: string, problems: readonly Diagnostic[]): string {
   const more = problems.length - 1;
@@ -305,7 +338,7 @@ export function defineExtraSpec(input: ExtraSpecInput): ExtraSpecDefinition {
       value: input,
       schema: ExtraSpecInputSchema,
       area: 'extra-specs',
-    }).map((d) => ({ ...d, code: 'extra-specs/bad-definition' }));
+    }).map((d) => ({ ...d, code: 'extra-specs/bad-definition', ...valueTypeProblem(input, d.path) }));
     throw new SpecError(invalidMessage(label, diagnostics), {
       code: 'extra-specs/bad-definition',
       diagnostics,
@@ -348,11 +381,16 @@ export function defineExtraSpec(input: ExtraSpecInput): ExtraSpecDefinition {
   return deepFreeze(def);
 }
 
-/** True for a value made by {@link defineExtraSpec} (or shaped exactly like one). */
+/**
+ * True for a value made by {@link defineExtraSpec} (by this or another copy
+ * of the package): frozen and shaped like a definition. A plain object of
+ * the same shape is not one; pass it through `defineExtraSpec` to check it.
+ */
 export function isExtraSpecDefinition(value: unknown): value is ExtraSpecDefinition {
   return (
     typeof value === 'object' &&
     value !== null &&
+    Object.isFrozen(value) &&
     typeof (value as ExtraSpecDefinition).name === 'string' &&
     typeof (value as ExtraSpecDefinition).value === 'object' &&
     Array.isArray((value as ExtraSpecDefinition).parameters)
@@ -361,6 +399,7 @@ export function isExtraSpecDefinition(value: unknown): value is ExtraSpecDefinit
 
 /** The namespace of a key or name: the text before the first `:`, or `''` when there is none. */
 export function namespaceOf(name: string): string {
+  requireString(name, 'The name given to namespaceOf');
   const i = name.indexOf(':');
   return i < 0 ? '' : name.slice(0, i);
 }

@@ -7,6 +7,7 @@ import {
   safeParseDocument,
   toJsonPointer,
 } from '@stackspec/core';
+import { optionsOf, requireString } from './guards.js';
 import { type ValidateExtraSpecsOptions, validateExtraSpecs } from './validate.js';
 
 /** One flavor found in a file. */
@@ -51,6 +52,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  * the client prints it the same way.
  */
 export function parsePropertiesString(text: string): Record<string, string> | undefined {
+  requireString(text, 'The text of parsePropertiesString');
   const out: Record<string, string> = {};
   const trimmed = text.trim();
   if (trimmed === '') return out;
@@ -80,6 +82,8 @@ export function parsePropertiesString(text: string): Record<string, string> | un
  * `extra-specs/bad-flavor-file`, `extra-specs/non-string-value`.
  */
 export function readFlavorFile(text: string, filename?: string): ReadFlavorFileResult {
+  requireString(text, 'The text of readFlavorFile');
+  if (filename !== undefined) requireString(filename, 'The file name of readFlavorFile');
   const parsed = safeParseDocument(text, filename ? { filename } : {});
   if (!parsed.ok) return { flavors: [], diagnostics: parsed.diagnostics, document: undefined };
   const doc = parsed.document;
@@ -223,10 +227,11 @@ export function validateFlavorFile(
   options: Omit<ValidateExtraSpecsOptions, 'basePath'> = {},
 ): { ok: boolean; diagnostics: Diagnostic[]; flavors: number } {
   const read = readFlavorFile(text, filename);
+  const opts = optionsOf(options, 'validateFlavorFile');
   const diagnostics = [...read.diagnostics];
   const doc = read.document;
   for (const flavor of read.flavors) {
-    const r = validateExtraSpecs(flavor.extraSpecs, { ...options, basePath: flavor.path });
+    const r = validateExtraSpecs(flavor.extraSpecs, { ...opts, basePath: flavor.path });
     for (const d of r.diagnostics) {
       const located = doc ? doc.diagnostic(d, { key: KEY_CODES.has(d.code) }) : d;
       const name = flavor.name ? `Flavor '${flavor.name}': ` : '';

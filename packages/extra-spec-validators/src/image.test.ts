@@ -82,3 +82,32 @@ describe('validateImageProperties', () => {
     expect(r.diagnostics[0]?.code).toBe('extra-specs/invalid-type');
   });
 });
+
+describe('image functions on bad input', () => {
+  it('reports properties that are not a mapping, as validateExtraSpecs does', () => {
+    for (const properties of ['hw_cpu_policy=dedicated', [], null, 3]) {
+      const r = validateImageProperties(properties as never);
+      expect(r.ok).toBe(false);
+      expect(r.diagnostics).toEqual([
+        expect.objectContaining({
+          code: 'extra-specs/invalid-type',
+          path: '',
+          message: 'Image properties must be a mapping of names to string values.',
+        }),
+      ]);
+    }
+    expect(validateImageProperties(null as never, { mode: 'off' }).ok).toBe(true);
+  });
+
+  it('refuses an unknown mode and a registry or name of the wrong kind', () => {
+    expect(() => validateImageProperties({ hw_cpu_policy: 'x' }, { mode: 'loose' as never })).toThrow(
+      expect.objectContaining({ code: 'extra-specs/bad-option' }),
+    );
+    expect(() => findImageProperty(7 as never)).toThrow(
+      expect.objectContaining({ code: 'extra-specs/invalid-type' }),
+    );
+    expect(() => findImageProperty('hw_cpu_policy', null as never)).toThrow(
+      expect.objectContaining({ code: 'extra-specs/bad-registry' }),
+    );
+  });
+});

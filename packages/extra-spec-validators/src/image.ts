@@ -7,12 +7,18 @@ import {
   suggest,
   toJsonPointer,
 } from '@stackspec/core';
+import { optionsOf, requireString } from './guards.js';
 import { pyRepr } from './http/pyjson.js';
 import { translatePythonRegex } from './python-regex.js';
 import { PY_INT_MAX_DIGITS, parsePythonInt, pythonStrip } from './python-values.js';
 import { type ExtraSpecRegistry, internals, type RegisteredExtraSpec } from './registry.js';
 import type { NovaRelease } from './releases.js';
-import { builtinRegistry, type ValidateExtraSpecsResult } from './validate.js';
+import {
+  builtinRegistry,
+  modeOption,
+  type ValidateExtraSpecsResult,
+  type ValidationMode,
+} from './validate.js';
 import { compileValueRule, describeValueRule, ValueVerdict } from './value-check.js';
 
 /** Python's ValueError text for `int(value)` on a string it refuses. */
@@ -134,7 +140,7 @@ export interface ValidateImagePropertiesOptions {
    * integers must parse (no bounds), booleans and strings are never refused,
    * unknown properties are ignored. `off` checks nothing.
    */
-  mode?: 'strict' | 'permissive' | 'off' | 'nova';
+  mode?: ValidationMode;
   release?: string | NovaRelease;
   registry?: ExtraSpecRegistry;
   basePath?: string;
@@ -179,7 +185,8 @@ export function findImageProperty(
   name: string,
   registry: ExtraSpecRegistry = builtinRegistry(),
 ): ImagePropertyMatch | undefined {
-  return imageIndex(registry).find(name);
+  requireString(name, 'The property name given to findImageProperty');
+  return imageIndex(internals(registry)).find(name);
 }
 
 const IMAGE_ONLY = new Set(IMAGE_ONLY_PROPERTIES);
@@ -203,13 +210,24 @@ export function validateImageProperties(
   properties: Readonly<Record<string, string>>,
   options: ValidateImagePropertiesOptions = {},
 ): ValidateExtraSpecsResult {
-  const mode = options.mode ?? 'strict';
+  options = optionsOf(options, 'validateImageProperties');
+  const mode = modeOption(options.mode);
   const diagnostics: Diagnostic[] = [];
   if (mode === 'off') return { ok: true, diagnostics };
+  const base = options.basePath ?? '';
+  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) {
+    diagnostics.push(
+      createDiagnostic({
+        code: 'extra-specs/invalid-type',
+        path: base,
+        message: 'Image properties must be a mapping of names to string values.',
+      }),
+    );
+    return { ok: false, diagnostics };
+  }
   const registry = options.registry ?? builtinRegistry(options.release);
   const index = imageIndex(registry);
-  const base = options.basePath ?? '';
-  for (const name of Object.keys(properties ?? {})) {
+  for (const name of Object.keys(properties)) {
     const value = properties[name] as unknown;
     const path = `${base}${toJsonPointer([name])}`;
     if (typeof value !== 'string') {

@@ -14,6 +14,7 @@ import {
   type ExtraSpecInput,
   isExtraSpecDefinition,
 } from './define.js';
+import { optionsOf } from './guards.js';
 import type { ExtraSpecPlugin } from './registry.js';
 
 /** The `package.json` field kind plugins declare: `"stackspec": { "extraSpecValidators": "./validators.js" }`. */
@@ -102,6 +103,7 @@ function exportedSpecs(module: unknown): unknown {
 export async function loadExtraSpecPlugins(
   options: LoadExtraSpecPluginsOptions = {},
 ): Promise<LoadExtraSpecPluginsResult> {
+  options = optionsOf(options, 'loadExtraSpecPlugins');
   const base = resolve(options.cwd ?? options.root ?? process.cwd());
   // Paths go to discovery resolved, and come back under the name users know them by.
   const shown = new Map<string, string>();
@@ -193,7 +195,7 @@ export async function loadExtraSpecPlugins(
     }
     const specs: ExtraSpecDefinition[] = [];
     list.forEach((item, i) => {
-      if (isExtraSpecDefinition(item) && Object.isFrozen(item)) {
+      if (isExtraSpecDefinition(item)) {
         specs.push(item);
         return;
       }

@@ -197,6 +197,7 @@ function unsupported(what: string, index: number): never {
  * conditional groups, `\N{…}`, octal escapes) and for malformed patterns.
  */
 export function translatePythonRegex(source: string): string {
+  if (typeof source !== 'string') throw new PythonRegexError('the pattern is not a string', 0);
   return translate(source, UNICODE_DIALECT);
 }
 

@@ -3,6 +3,8 @@
 // "integer" or "boolean" suggests. These functions reproduce them exactly so
 // that `nova` mode agrees with the real service on every input.
 
+import { requireString } from './guards.js';
+
 /** Python 3.11's default limit on digits in `int(str)` (`sys.get_int_max_str_digits()`). */
 export const PY_INT_MAX_DIGITS = 4300;
 
@@ -70,6 +72,7 @@ export interface PythonInt {
  * `undefined` wherever Python raises `ValueError`.
  */
 export function parsePythonInt(text: string): PythonInt | undefined {
+  requireString(text, 'The text of parsePythonInt');
   const n = text.length;
   // Fast path: plain ASCII digits, the overwhelmingly common case.
   if (n > 0 && n <= 15) {
@@ -153,6 +156,7 @@ export const BOOL_WORDS: readonly string[] = [...TRUE_WORDS, ...FALSE_WORDS];
  * `0 f false off n no`. Returns `undefined` where oslo raises.
  */
 export function parsePythonBool(text: string): boolean | undefined {
+  requireString(text, 'The text of parsePythonBool');
   const lowered = pythonStrip(text).toLowerCase();
   if (TRUE_WORDS.has(lowered)) return true;
   if (FALSE_WORDS.has(lowered)) return false;

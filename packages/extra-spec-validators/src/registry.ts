@@ -3,6 +3,7 @@ import {
   createNameRegistry,
   type Diagnostic,
   editDistance,
+  isStackspecError,
   matchNamePattern,
   type NameRegistry,
   SpecError,
@@ -14,11 +15,14 @@ import {
   type ReleasedExtraSpec,
 } from './catalog/index.js';
 import {
+  defineExtraSpec,
   type ExtraSpecDefinition,
+  type ExtraSpecInput,
   type ExtraSpecParameter,
   isExtraSpecDefinition,
   type ValueRule,
 } from './define.js';
+import { optionsOf } from './guards.js';
 import { createKeyIndex, type KeyIndex } from './key-index.js';
 import { compileFullMatch, translatePythonRegex } from './python-regex.js';
 import { type NovaRelease, resolveRelease } from './releases.js';
@@ -91,7 +95,12 @@ export interface ExtraSpecRegistry {
    * dot). A template name written as a key is found with `template: true`.
    */
   lookup(key: string): ExtraSpecMatch | undefined;
-  /** Known names close to a key, closest first (patterned names filled in). */
+  /**
+   * Known names close to a key, closest first (patterned names filled in),
+   * at most `limit` (default 3). Keys longer than 255 characters, which Nova
+   * cannot store, get none. Throws `SpecError` (`extra-specs/bad-option`)
+   * for a limit that is not a whole number of 0 or more.
+   */
   suggest(key: string, limit?: number): string[];
   /** Problems met while building: plugins redefining a name, and similar. */
   readonly conflicts: readonly Diagnostic[];
@@ -115,8 +124,8 @@ export interface InternalRegistry extends ExtraSpecRegistry {
  * (`extra-specs/bad-registry`) for any other object.
  */
 export function internals(registry: ExtraSpecRegistry): InternalRegistry {
-  const r = registry as Partial<InternalRegistry>;
-  if (typeof r.novaLookup !== 'function' || typeof r.find !== 'function') {
+  const r = registry as Partial<InternalRegistry> | null | undefined;
+  if (!r || typeof r.novaLookup !== 'function' || typeof r.find !== 'function') {
     throw new SpecError('The registry was not made by createExtraSpecRegistry.', {
       code: 'extra-specs/bad-registry',
     });
@@ -144,6 +153,9 @@ function jsParams(parameters: readonly ExtraSpecParameter[]): Record<string, str
   for (const p of parameters) out[p.name] = translatePythonRegex(p.pattern);
   return out;
 }
+
+/** Longest key Nova's API stores. */
+export const MAX_KEY_LENGTH = 255;
 
 const SIMPLE_NAMESPACE = /^[A-Za-z0-9_-]*$/;
 const REGEX_META = new Set(['\\', '^', '$', '.', '|', '?', '*', '+', '(', ')', '[', ']', '{', '}']);
@@ -188,18 +200,62 @@ function indexPatterns(reg: NameRegistry<CompiledEntry>, layers: readonly string
   );
 }
 
+/**
+ * A definition as given in code: kept when `defineExtraSpec` made it, checked
+ * by it otherwise, so a plain object gets the same refusals, pointed at
+ * `at` (`/plugins/0/specs/2`).
+ */
+function definedAt(item: unknown, at: string): ExtraSpecDefinition {
+  if (isExtraSpecDefinition(item)) return item;
+  try {
+    return defineExtraSpec(item as ExtraSpecInput);
+  } catch (e) {
+    if (!isStackspecError(e)) throw e;
+    const label = `plugins${at
+      .split('/')
+      .slice(2)
+      .map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`))
+      .join('')}`;
+    throw new SpecError(`${label}: ${e.message}`, {
+      code: e.code,
+      diagnostics: e.diagnostics.map((d) => ({ ...d, path: `${at}${d.path}` })),
+      cause: e,
+    });
+  }
+}
+
 function normalisePlugins(list: readonly (ExtraSpecPlugin | ExtraSpecDefinition)[]): ExtraSpecPlugin[] {
+  if (!Array.isArray(list)) {
+    throw new SpecError('The plugins option must be a list of plugins or definitions.', {
+      code: 'extra-specs/bad-plugin',
+    });
+  }
   const out: ExtraSpecPlugin[] = [];
   let loose: ExtraSpecDefinition[] | undefined;
   list.forEach((item, i) => {
-    if (isExtraSpecDefinition(item)) {
+    const plugin = item as Partial<ExtraSpecPlugin> | null;
+    if (plugin && typeof plugin === 'object' && Array.isArray(plugin.specs)) {
+      if (typeof plugin.name !== 'string' || plugin.name === '') {
+        throw new SpecError(`Plugin entry ${i} has specs but no name.`, {
+          code: 'extra-specs/bad-plugin',
+          diagnostics: [
+            createDiagnostic({
+              code: 'extra-specs/bad-plugin',
+              path: `/plugins/${i}/name`,
+              message: `Plugin entry ${i} has specs but no name.`,
+              hint: "Name the plugin after its package: { name: 'acme-filters', specs: [...] }.",
+            }),
+          ],
+        });
+      }
+      const specs = plugin.specs.map((spec, j) => definedAt(spec, `/plugins/${i}/specs/${j}`));
+      out.push({ ...(plugin as ExtraSpecPlugin), specs });
+    } else if (plugin && typeof plugin === 'object' && !Array.isArray(plugin)) {
       if (!loose) {
         loose = [];
         out.push({ name: 'code', specs: loose });
       }
-      loose.push(item);
-    } else if (item && typeof item === 'object' && Array.isArray((item as ExtraSpecPlugin).specs)) {
-      out.push(item as ExtraSpecPlugin);
+      loose.push(definedAt(item, `/plugins/${i}`));
     } else {
       throw new SpecError(`Plugin entry ${i} is neither a definition nor { name, specs }.`, {
         code: 'extra-specs/bad-plugin',
@@ -216,8 +272,11 @@ function normalisePlugins(list: readonly (ExtraSpecPlugin | ExtraSpecDefinition)
  * `conflicts` (`registry/shadowed`); two plugins defining one name keep the
  * first (`registry/duplicate`).
  *
- * Throws `SpecError` (`extra-specs/unknown-release`) for an unknown release
- * and (`extra-specs/bad-plugin`) for plugin entries that are not definitions.
+ * Definitions not made by {@link defineExtraSpec} go through it here, so a
+ * malformed one throws its `SpecError` (`extra-specs/bad-definition`, paths
+ * under `/plugins/<i>`). Throws `SpecError` (`extra-specs/unknown-release`)
+ * for an unknown release and (`extra-specs/bad-plugin`) for plugin entries
+ * that are neither definitions nor `{ name, specs }`.
  *
  * @example
  * const registry = createExtraSpecRegistry({ release: 'zed' });
@@ -225,7 +284,7 @@ function normalisePlugins(list: readonly (ExtraSpecPlugin | ExtraSpecDefinition)
  * registry.lookup('hw:numa_cpus.0')?.spec.name; // 'hw:numa_cpus.{num}'
  */
 export function createExtraSpecRegistry(options: ExtraSpecRegistryOptions = {}): ExtraSpecRegistry {
-  return createRegistry(options);
+  return createRegistry(optionsOf(options, 'createExtraSpecRegistry'));
 }
 
 function createRegistry(options: ExtraSpecRegistryOptions): InternalRegistry {
@@ -360,8 +419,9 @@ function createRegistry(options: ExtraSpecRegistryOptions): InternalRegistry {
       return ordered.length;
     },
     entries: () => ordered,
-    get: (name) => byName.get(name),
+    get: (name) => (typeof name === 'string' ? byName.get(name) : undefined),
     lookup(key) {
+      if (typeof key !== 'string') return undefined;
       const hit = find(key);
       if (hit === undefined) return undefined;
       if (hit === 'template') return { spec: byName.get(key) as CompiledEntry, params: {}, template: true };
@@ -371,6 +431,17 @@ function createRegistry(options: ExtraSpecRegistryOptions): InternalRegistry {
     },
     find,
     suggest: (key, limit = 3) => {
+      if (!Number.isInteger(limit) || limit < 0) {
+        throw new SpecError(
+          `The suggestion limit must be a whole number of 0 or more, but it is ${String(limit)}.`,
+          {
+            code: 'extra-specs/bad-option',
+          },
+        );
+      }
+      // Keys Nova cannot store get no suggestion: comparing them with names
+      // filled in from open-ended patterns would cost the square of their length.
+      if (typeof key !== 'string' || key.length > MAX_KEY_LENGTH || limit === 0) return [];
       const memoKey = `${limit}\u0000${key}`;
       const hit = suggestions.get(memoKey);
       if (hit) return [...hit];

@@ -1,5 +1,6 @@
 import { SpecError } from '@stackspec/core';
 import { z } from 'zod';
+import { kindOf } from './guards.js';
 
 /** One Nova release series that has extra spec validation (Ussuri onwards). */
 export interface NovaRelease {
@@ -70,18 +71,22 @@ const INDEX = new Map(NOVA_RELEASES.map((r, i) => [r.name, i] as const));
  */
 export function resolveRelease(release?: string | NovaRelease): NovaRelease {
   if (release === undefined || release === 'latest') return LATEST_RELEASE;
-  if (typeof release === 'object') return resolveRelease(release.name);
-  const text = String(release).trim().toLowerCase();
+  if (typeof release === 'object' && release !== null && typeof release.name === 'string') {
+    return resolveRelease(release.name);
+  }
+  const text =
+    typeof release === 'string' || typeof release === 'number' ? String(release).trim().toLowerCase() : '';
   const hit = byKey.get(text) ?? byKey.get(text.split('.')[0] ?? '');
   if (hit && (byKey.has(text) || /^\d+\.\d+(\.\d+)?$/.test(text))) return hit;
-  throw new SpecError(`'${release}' is not a Nova release with extra spec validation.`, {
+  const shown = typeof release === 'string' ? `'${release}'` : kindOf(release);
+  throw new SpecError(`${shown} is not a Nova release with extra spec validation.`, {
     code: 'extra-specs/unknown-release',
     diagnostics: [
       {
         code: 'extra-specs/unknown-release',
         severity: 'error',
         path: '',
-        message: `'${release}' is not a Nova release with extra spec validation.`,
+        message: `${shown} is not a Nova release with extra spec validation.`,
         hint: `Use a code name (${RELEASE_NAMES.join(', ')}), a series such as 2023.1, or a Nova version such as 26.`,
       },
     ],
@@ -94,7 +99,8 @@ export function compareReleases(a: string | NovaRelease, b: string | NovaRelease
 }
 
 /** `zed (2022.2, Nova 26)`: how messages name a release. */
-export function describeRelease(release: NovaRelease): string {
+export function describeRelease(release: string | NovaRelease): string {
+  release = resolveRelease(release);
   return `${release.name} (${release.series}, Nova ${release.nova}${release.unreleased ? ', in development' : ''})`;
 }
 

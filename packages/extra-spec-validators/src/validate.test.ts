@@ -259,3 +259,54 @@ describe('robustness', () => {
     );
   });
 });
+
+describe('bad input', () => {
+  const thrown = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e) {
+      return isStackspecError(e) ? { code: e.code, message: e.message, hint: e.diagnostics[0]?.hint } : e;
+    }
+    return undefined;
+  };
+
+  it('refuses a mode it does not know rather than checking less', () => {
+    expect(thrown(() => validateExtraSpecs({ 'hw:cpu_polcy': 'x' }, { mode: 'strcit' as never }))).toEqual({
+      code: 'extra-specs/bad-option',
+      message: "The validation mode 'strcit' is not one of strict, permissive, off, nova.",
+      hint: 'Did you mean strict?',
+    });
+    expect(thrown(() => assertExtraSpecs({}, { mode: 3 as never }))).toMatchObject({
+      code: 'extra-specs/bad-option',
+      hint: 'Use one of strict, permissive, off, nova.',
+    });
+  });
+
+  it('takes null options as none and refuses options that are not an object', () => {
+    expect(validateExtraSpecs({ 'hw:cpu_policy': 'x' }, null as never).ok).toBe(false);
+    expect(thrown(() => validateExtraSpecs({}, 'nova' as never))).toMatchObject({
+      code: 'extra-specs/bad-option',
+    });
+  });
+
+  it('checkNovaExtraSpec refuses a key or value that is not a string', () => {
+    expect(thrown(() => checkNovaExtraSpec(1 as never, 'x'))).toMatchObject({
+      code: 'extra-specs/invalid-type',
+      message: 'checkNovaExtraSpec takes a key and a value that are strings, but got number and string.',
+    });
+    expect(thrown(() => checkNovaExtraSpec('hw:cpu_policy', undefined as never))).toMatchObject({
+      code: 'extra-specs/invalid-type',
+    });
+  });
+
+  it('answers a 65,536-character unknown key at once, without a suggestion', () => {
+    for (const key of [`capabilities:${'a'.repeat(65_536)}`, `hw:${'a'.repeat(65_536)}`]) {
+      const r = validateExtraSpecs({ [key]: '1' }, { mode: 'nova' });
+      expect(r.diagnostics).toHaveLength(1);
+      expect(r.diagnostics[0]).toMatchObject({ code: 'extra-specs/unknown-key' });
+      expect(r.diagnostics[0]?.hint).toBeUndefined();
+    }
+    const strict = validateExtraSpecs({ [`aggregate_instance_extra_specs:${'x'.repeat(65_536)}`]: '1' });
+    expect(codes(strict)).toEqual(['extra-specs/invalid-key-syntax']);
+  });
+});

@@ -3,12 +3,14 @@ import {
   type Diagnostic,
   didYouMean,
   hasErrors,
+  SpecError,
   suggest,
   toJsonPointer,
   ValidationError,
 } from '@stackspec/core';
 import { isDeprecatedIn } from './catalog/index.js';
 import type { ValueRule } from './define.js';
+import { optionsOf } from './guards.js';
 import { BOOL_WORDS, parsePythonInt, pythonStrip } from './python-values.js';
 import {
   type CompiledEntry,
@@ -16,6 +18,7 @@ import {
   type ExtraSpecRegistry,
   findInAnyRelease,
   internals,
+  MAX_KEY_LENGTH,
 } from './registry.js';
 import { describeRelease, type NovaRelease, resolveRelease } from './releases.js';
 import { describeValueRule, novaValueMessage, ValueVerdict } from './value-check.js';
@@ -76,6 +79,31 @@ export function builtinRegistry(release?: string | NovaRelease): ExtraSpecRegist
   return reg;
 }
 
+/**
+ * The mode asked for, or `strict` when none was; throws `SpecError`
+ * (`extra-specs/bad-option`) for anything else, so a misspelt mode is never
+ * read as a weaker one.
+ */
+export function modeOption(mode: unknown): ValidationMode {
+  if (mode === undefined) return 'strict';
+  if (typeof mode === 'string' && (VALIDATION_MODES as readonly string[]).includes(mode)) {
+    return mode as ValidationMode;
+  }
+  const hint = typeof mode === 'string' ? didYouMean(suggest(mode, VALIDATION_MODES)) : undefined;
+  const message = `The validation mode ${typeof mode === 'string' ? `'${mode}'` : String(mode)} is not one of ${VALIDATION_MODES.join(', ')}.`;
+  throw new SpecError(message, {
+    code: 'extra-specs/bad-option',
+    diagnostics: [
+      createDiagnostic({
+        code: 'extra-specs/bad-option',
+        path: '/mode',
+        message,
+        hint: hint ?? `Use one of ${VALIDATION_MODES.join(', ')}.`,
+      }),
+    ],
+  });
+}
+
 function pathOf(base: string, key: string): string {
   return `${base}${toJsonPointer([key])}`;
 }
@@ -96,6 +124,12 @@ export function checkNovaExtraSpec(
   value: string,
   registry: ExtraSpecRegistry = builtinRegistry(),
 ): string | undefined {
+  if (typeof key !== 'string' || typeof value !== 'string') {
+    throw new SpecError(
+      `checkNovaExtraSpec takes a key and a value that are strings, but got ${typeof key} and ${typeof value}.`,
+      { code: 'extra-specs/invalid-type' },
+    );
+  }
   const inner = internals(registry);
   const entry = inner.novaLookup(key);
   if (entry === 'template') {
@@ -166,6 +200,8 @@ function unknownKeyHint(registry: ExtraSpecRegistry, key: string): string | unde
 }
 
 function computeUnknownKeyHint(registry: ExtraSpecRegistry, key: string): string | undefined {
+  // Nova stores no longer key, and comparing one with every name costs the square of its length.
+  if (key.length > MAX_KEY_LENGTH) return undefined;
   const elsewhere = findInAnyRelease(key);
   if (elsewhere) {
     const s = elsewhere.status;
@@ -314,7 +350,8 @@ export function validateExtraSpecs(
   specs: Readonly<Record<string, string>>,
   options: ValidateExtraSpecsOptions = {},
 ): ValidateExtraSpecsResult {
-  const mode = options.mode ?? 'strict';
+  options = optionsOf(options, 'validateExtraSpecs');
+  const mode = modeOption(options.mode);
   const diagnostics: Diagnostic[] = [];
   if (mode === 'off') return { ok: true, diagnostics };
   if (specs === null || typeof specs !== 'object' || Array.isArray(specs)) {

@@ -76,3 +76,26 @@ describe('the package entry point', () => {
     );
   });
 });
+
+describe('every exported function on arguments of the wrong type', () => {
+  const wrong: unknown[] = [undefined, null, 0, '', 'x', {}, [], true, Symbol('s'), { name: 1 }, () => 1];
+  const functions = Object.entries(api).filter(
+    ([name, value]) => typeof value === 'function' && /^[a-z]/.test(name),
+  ) as [string, (...args: unknown[]) => unknown][];
+
+  it('covers the functions of the entry point', () => {
+    expect(functions.length).toBeGreaterThan(30);
+  });
+
+  it.each(functions)('%s returns or throws our error, never a TypeError', async (_name, fn) => {
+    for (const a of wrong) {
+      for (const b of [undefined, null, 1, {}, 'x']) {
+        try {
+          await fn(a, b);
+        } catch (e) {
+          expect(isStackspecError(e), `${String(e)} for (${String(typeof a)}, ${String(b)})`).toBe(true);
+        }
+      }
+    }
+  });
+});

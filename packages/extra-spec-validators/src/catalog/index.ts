@@ -1,4 +1,5 @@
 import type { ExtraSpecDefinition, ExtraSpecParameter, ValueRule } from '../define.js';
+import { requireDefinition } from '../guards.js';
 import { compareReleases, type NovaRelease, resolveRelease } from '../releases.js';
 import { CAPABILITIES_SPECS } from './capabilities.js';
 import { HW_SPECS } from './hw.js';
@@ -51,6 +52,7 @@ export interface ReleasedExtraSpec {
 
 /** Whether a definition exists in a release (added on or before it, not yet removed or renamed). */
 export function isAvailableIn(definition: ExtraSpecDefinition, release: string | NovaRelease): boolean {
+  requireDefinition(definition, 'isAvailableIn');
   const r = resolveRelease(release);
   const s = definition.status;
   if (!s) return true;
@@ -64,6 +66,7 @@ export function definitionInRelease(
   definition: ExtraSpecDefinition,
   release: string | NovaRelease,
 ): ReleasedExtraSpec | undefined {
+  requireDefinition(definition, 'definitionInRelease');
   const r = resolveRelease(release);
   if (!isAvailableIn(definition, r)) return undefined;
   const old = definition.history?.find((h) => compareReleases(r, h.until) <= 0);
@@ -100,6 +103,7 @@ export function extraSpecsForRelease(release?: string | NovaRelease): readonly R
 
 /** Whether a definition is deprecated in a release (its deprecation's `since` is that release or older). */
 export function isDeprecatedIn(definition: ExtraSpecDefinition, release: string | NovaRelease): boolean {
+  requireDefinition(definition, 'isDeprecatedIn');
   const d = definition.deprecated;
   return d !== undefined && compareReleases(release, d.since) >= 0;
 }

@@ -6,7 +6,9 @@ import {
   type Microversion,
   negotiateMicroversion,
   novaErrorBody,
+  SpecError,
 } from '@stackspec/core';
+import { optionsOf } from '../guards.js';
 import type { ExtraSpecRegistry } from '../registry.js';
 import { builtinRegistry, checkNovaExtraSpec, validateExtraSpecs } from '../validate.js';
 import { PyJsonError, PyNumber, parsePyJson, pyDumps, pyRepr, pyStr } from './pyjson.js';
@@ -26,6 +28,7 @@ export interface FlavorStore {
 export function createMemoryFlavorStore(
   initial: Readonly<Record<string, Readonly<Record<string, string>>>> = {},
 ): FlavorStore & { snapshot(): Record<string, Record<string, string>> } {
+  initial = optionsOf(initial, 'createMemoryFlavorStore') as typeof initial;
   const flavors = new Map<string, Record<string, string>>(
     Object.entries(initial).map(([id, specs]) => [id, { ...specs }]),
   );
@@ -258,7 +261,16 @@ function fault(status: number, message: string, headers: Record<string, string>)
 export function createExtraSpecsHandler(
   options: ExtraSpecsHandlerOptions,
 ): (request: Request) => Promise<Response> {
+  options = optionsOf(options, 'createExtraSpecsHandler') as ExtraSpecsHandlerOptions;
   const store = options.store;
+  if (!store || typeof store.getExtraSpecs !== 'function') {
+    throw new SpecError(
+      'createExtraSpecsHandler needs a store: a FlavorStore such as createMemoryFlavorStore().',
+      {
+        code: 'extra-specs/bad-option',
+      },
+    );
+  }
   const registry = options.registry ?? builtinRegistry();
   const behaviour = options.behaviour ?? 'spec';
   const prefix = (options.prefix ?? '').replace(/\/$/, '');

@@ -1,4 +1,6 @@
+import { SpecError } from '@stackspec/core';
 import type { ValueRule } from '../define.js';
+import { requireString } from '../guards.js';
 import type { RegisteredExtraSpec } from '../registry.js';
 import { docNamespace } from '../registry.js';
 import { code, codeList, type Inline, type InlinePart, rst } from './inline.js';
@@ -33,6 +35,20 @@ export const DOC_SECTIONS: readonly { title: string; intro: string; namespaces: 
     namespaces: [''],
   },
 ];
+
+/**
+ * Throws `SpecError` (`extra-specs/bad-registry`) unless `source` looks like
+ * a registry: a renderer given anything else would fail deep inside.
+ */
+export function assertDocSource(source: unknown, renderer: string): void {
+  const s = source as { release?: { name?: unknown }; entries?: unknown } | null | undefined;
+  if (!s || typeof s !== 'object' || typeof s.entries !== 'function' || typeof s.release?.name !== 'string') {
+    throw new SpecError(
+      `${renderer} renders a registry (from createExtraSpecRegistry or builtinRegistry), but got ${source === null ? 'null' : Array.isArray(source) ? 'a list' : typeof source === 'object' ? 'an object without a release and entries()' : typeof source}.`,
+      { code: 'extra-specs/bad-registry' },
+    );
+  }
+}
 
 /** Groups entries by documentation namespace, keeping registry order; unknown namespaces come last. */
 export function groupByNamespace(
@@ -73,6 +89,7 @@ export function sectionsFor(
 
 /** Cross-reference id of a key: `extra-spec-hw-numa-cpus-num`. */
 export function anchorOf(name: string): string {
+  requireString(name, 'The name given to anchorOf');
   return `extra-spec-${name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')

@@ -2,6 +2,7 @@ import type { ValueRule } from '../define.js';
 import { PY_WHITESPACE, PythonRegexError, translatePythonRegexPortable } from '../python-regex.js';
 import { BOOL_WORDS } from '../python-values.js';
 import { effectivePattern } from '../value-check.js';
+import { assertDocSource } from './common.js';
 import { rstToPlain } from './inline.js';
 import type { DocSource } from './text.js';
 
@@ -136,6 +137,7 @@ export function renderJsonSchema(
   source: DocSource,
   options: RenderJsonSchemaOptions = {},
 ): Record<string, unknown> {
+  assertDocSource(source, 'renderJsonSchema');
   const properties: Record<string, unknown> = {};
   const patternProperties: Record<string, unknown> = {};
   for (const e of source.entries()) {

@@ -1,6 +1,6 @@
 import type { ValueRule } from '../define.js';
 import type { RegisteredExtraSpec } from '../registry.js';
-import { groupByNamespace } from './common.js';
+import { assertDocSource, groupByNamespace } from './common.js';
 import { rstToPlain } from './inline.js';
 import type { DocSource } from './text.js';
 
@@ -105,6 +105,7 @@ function property(e: RegisteredExtraSpec, key: string, rule: ValueRule = e.value
  * removed in the registry's release are not present to begin with.
  */
 export function renderMetadefs(source: DocSource, options: RenderMetadefsOptions = {}): MetadefFile[] {
+  assertDocSource(source, 'renderMetadefs');
   const idPrefix = options.idPrefix ?? 'OS::Compute::ExtraSpecs';
   const common = {
     visibility: options.visibility ?? 'public',

@@ -257,3 +257,27 @@ describe('renderJsonSchema', () => {
     expect(tag?.$ref).toBeUndefined();
   });
 });
+
+describe('the renderers on bad input', () => {
+  it.each([
+    ['renderRst', renderRst],
+    ['renderMarkdown', renderMarkdown],
+    ['renderMetadefs', renderMetadefs],
+    ['renderJsonSchema', renderJsonSchema],
+  ] as const)('%s refuses anything but a registry with our error', (name, render) => {
+    for (const source of [{}, null, [], 'zed', { release: { name: 'zed' } }]) {
+      expect(() => (render as (s: unknown) => unknown)(source)).toThrow(
+        expect.objectContaining({
+          code: 'extra-specs/bad-registry',
+          message: expect.stringContaining(`${name} renders a registry`),
+        }),
+      );
+    }
+  });
+
+  it('anchorOf refuses a name that is not a string', () => {
+    expect(() => anchorOf(undefined as never)).toThrow(
+      expect.objectContaining({ code: 'extra-specs/invalid-type' }),
+    );
+  });
+});

@@ -1,6 +1,6 @@
 import type { RegisteredExtraSpec } from '../registry.js';
 import { describeRelease, type NovaRelease } from '../releases.js';
-import { anchorOf, facts, sectionsFor, typeWord, valuesSummary } from './common.js';
+import { anchorOf, assertDocSource, facts, sectionsFor, typeWord, valuesSummary } from './common.js';
 import { mdCode, rstLiteral, rstToMarkdown, toMarkdown, toRst } from './inline.js';
 
 /** Options for {@link renderRst} and {@link renderMarkdown}. */
@@ -36,6 +36,7 @@ function underline(text: string, ch: string): string {
  * writeFileSync('extra-specs.rst', renderRst(builtinRegistry('zed')));
  */
 export function renderRst(source: DocSource, options: RenderDocsOptions = {}): string {
+  assertDocSource(source, 'renderRst');
   const title = options.title ?? 'Flavor extra specs';
   const summary = new Set(options.summary ?? DEFAULT_SUMMARY);
   const out: string[] = [
@@ -96,6 +97,7 @@ export function renderRst(source: DocSource, options: RenderDocsOptions = {}): s
  * with an HTML anchor per key (`#extra-spec-hw-cpu-policy`).
  */
 export function renderMarkdown(source: DocSource, options: RenderDocsOptions = {}): string {
+  assertDocSource(source, 'renderMarkdown');
   const title = options.title ?? 'Flavor extra specs';
   const summary = new Set(options.summary ?? DEFAULT_SUMMARY);
   const out: string[] = [
