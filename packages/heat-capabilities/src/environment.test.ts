@@ -2,6 +2,7 @@ import { isStackspecError } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseEnvironment, safeParseEnvironment } from './environment.js';
+import { MAX_ENVIRONMENT_BYTES } from './load.js';
 
 function errorsOf(text: string, options = {}) {
   return safeParseEnvironment(text, { filename: 'envs/e.yaml', ...options }).diagnostics.filter(
@@ -164,6 +165,27 @@ describe('safeParseEnvironment', () => {
     expect(errorsOf('resource_registry:\n  resources: {s: {OS::A: [a.yaml]}}\n')[0]?.code).toBe(
       'heat/registry/nested-candidates',
     );
+  });
+
+  it('reads an environment of exactly MAX_ENVIRONMENT_BYTES and refuses one byte more, where it passes', () => {
+    const tail = 'parameter_defaults: {a: 1}\n';
+    const fill = (bytes: number) => `#${'x'.repeat(bytes - tail.length - 2)}\n${tail}`;
+    expect(safeParseEnvironment(fill(MAX_ENVIRONMENT_BYTES)).ok).toBe(true);
+    const over = safeParseEnvironment(fill(MAX_ENVIRONMENT_BYTES + 1), { filename: 'big.yaml' });
+    expect(over.ok).toBe(false);
+    expect(over.diagnostics).toEqual([
+      expect.objectContaining({ code: 'yaml/too-large', file: 'big.yaml', line: 2, column: 27 }),
+    ]);
+  });
+
+  it('rejects a candidate list on a wildcard, which Heat would read as one literal type once resolved', () => {
+    expect(errorsOf('resource_registry:\n  OS::Foo::*: [a.yaml, b.yaml]\n')[0]).toMatchObject({
+      code: 'heat/registry/wildcard-candidates',
+      path: '/resource_registry/OS::Foo::*',
+      line: 2,
+      column: 3,
+    });
+    expect(safeParseEnvironment('resource_registry:\n  OS::Foo::*: OS::Bar::*\n').ok).toBe(true);
   });
 
   it('warns about a value Heat reads as a type name although it looks like a file', () => {

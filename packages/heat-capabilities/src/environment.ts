@@ -259,6 +259,22 @@ function walkRegistry(
         );
         continue;
       }
+      if (key.endsWith('*')) {
+        // Resolved, the list would become `OS::Foo::*: chosen.yaml`, which Heat reads as a
+        // template for a type literally named with a star, not as a wildcard.
+        walk.diagnostics.push(
+          walk.at(
+            {
+              code: 'heat/registry/wildcard-candidates',
+              message: `The wildcard '${key}' cannot take a list of candidates: Heat maps a wildcard only to another wildcard name, and a template path under it names one literal type.`,
+              path: pointer,
+              hint: 'List candidates under each concrete type name instead.',
+            },
+            true,
+          ),
+        );
+        continue;
+      }
       const candidates: Candidate[] = [];
       let bad = false;
       value.forEach((item, i) => {

@@ -1,3 +1,4 @@
+import { heatErrorBody as coreHeatErrorBody } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -174,6 +175,10 @@ describe('request schemas', () => {
 });
 
 describe('heatErrorBody', () => {
+  it("is core's function, kept under its first name", () => {
+    expect(heatErrorBody).toBe(coreHeatErrorBody);
+  });
+
   it('has the shape of a Heat fault', () => {
     expect(heatErrorBody(404, 'NotFound', 'The resource could not be found.')).toEqual({
       code: 404,

@@ -1,7 +1,7 @@
 import {
+  heatErrorBody as coreHeatErrorBody,
   type Diagnostic,
   HttpError,
-  heatErrorBody,
   isStackspecError,
   jsonResponse,
   NotFoundError,
@@ -80,10 +80,13 @@ function heatType(code: string, status: number): string {
 
 /**
  * Heat's error body (`code`, `title`, `explanation`, `error.type`,
- * `error.message`, `error.traceback`); core's, re-exported here where it
- * was first published.
+ * `error.message`, `error.traceback`): the same function as core's, kept
+ * here where it was first published.
+ *
+ * @deprecated Import `heatErrorBody` from `@stackspec/core`; this copy of the
+ * export will be removed in a later minor release.
  */
-export { heatErrorBody };
+export const heatErrorBody: typeof coreHeatErrorBody = coreHeatErrorBody;
 
 function errorResponse(error: unknown): Response {
   if (isStackspecError(error)) {
@@ -91,14 +94,14 @@ function errorResponse(error: unknown): Response {
     const first = error.diagnostics.find((d) => d.severity === 'error') ?? error.diagnostics[0];
     const code = first?.code ?? error.code;
     return jsonResponse(
-      heatErrorBody(status, heatType(code, status), first?.message ?? error.message, error.diagnostics),
+      coreHeatErrorBody(status, heatType(code, status), first?.message ?? error.message, error.diagnostics),
       {
         status,
       },
     );
   }
   return jsonResponse(
-    heatErrorBody(
+    coreHeatErrorBody(
       500,
       'InternalError',
       'An unexpected error prevented the server from fulfilling your request.',
