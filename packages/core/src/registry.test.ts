@@ -98,6 +98,69 @@ describe('createNameRegistry: layers', () => {
     expect(r.lookup('ns:zzz')?.entry.value).toBe('plugin-wide');
   });
 
+  it('lets a built-in pattern beat a plugin plain name, and says so whichever comes first', () => {
+    const patternFirst = createNameRegistry<string>();
+    patternFirst.add({ name: 'hw:numa_cpus.{num}', params: { num: '\\d+' }, value: 'builtin' });
+    const d = patternFirst.add({ name: 'hw:numa_cpus.0', value: 'plugin', layer: 'plugin', source: 'acme' });
+    expect(d).toMatchObject({ code: 'registry/shadowed', severity: 'warning', path: '/hw:numa_cpus.0' });
+    expect(d?.message).toContain('never used');
+    expect(patternFirst.lookup('hw:numa_cpus.0')).toMatchObject({
+      entry: { value: 'builtin' },
+      params: { num: '0' },
+      exact: false,
+    });
+
+    const plainFirst = createNameRegistry<string>();
+    plainFirst.add({ name: 'hw:numa_cpus.0', value: 'plugin', layer: 'plugin', source: 'acme' });
+    const late = plainFirst.add({ name: 'hw:numa_cpus.{num}', params: { num: '\\d+' }, value: 'builtin' });
+    expect(late).toMatchObject({ code: 'registry/shadowed', path: '/hw:numa_cpus.0' });
+    expect(plainFirst.lookup('hw:numa_cpus.0')?.entry.value).toBe('builtin');
+  });
+
+  it('lets a built-in plain name beat a plugin pattern for that key only', () => {
+    const r = createNameRegistry<string>();
+    r.add({ name: 'x:1', value: 'builtin' });
+    const d = r.add({
+      name: 'x:{n}',
+      params: { n: '\\d+' },
+      value: 'plugin',
+      layer: 'plugin',
+      source: 'acme',
+    });
+    expect(d).toMatchObject({ code: 'registry/overlap', severity: 'warning', path: '/x:{n}' });
+    expect(d?.message).toContain("also matches 'x:1'");
+    expect(r.lookup('x:1')).toMatchObject({ entry: { value: 'builtin' }, exact: true });
+    expect(r.lookup('x:2')?.entry.value).toBe('plugin');
+  });
+
+  it('lets a plain name beat a pattern of its own layer without a report', () => {
+    const r = createNameRegistry<string>();
+    r.add({ name: 'x:{n}', params: { n: '\\d+' }, value: 'pattern', layer: 'plugin' });
+    expect(r.add({ name: 'x:1', value: 'plain', layer: 'plugin' })).toBeUndefined();
+    expect(r.lookup('x:1')?.entry.value).toBe('plain');
+    expect(r.conflicts).toEqual([]);
+  });
+
+  it('refuses entries and keys that are not strings with our own errors', () => {
+    const r = createNameRegistry<string>();
+    for (const bad of [null, 42, { value: 'x' }]) {
+      try {
+        r.add(bad as never);
+        expect.unreachable();
+      } catch (e) {
+        expect(isStackspecError(e) && e.code).toBe('registry/invalid-entry');
+      }
+    }
+    try {
+      r.suggest(42 as never);
+      expect.unreachable();
+    } catch (e) {
+      expect(isStackspecError(e) && e.code).toBe('registry/invalid-key');
+      expect(isStackspecError(e) && e.status).toBe(400);
+    }
+    expect(r.lookup(42 as never)).toBeUndefined();
+  });
+
   it('reports an unknown layer', () => {
     const r = createNameRegistry<string>({ layers: ['core'] });
     expect(r.add({ name: 'a', value: 'x', layer: 'plugin' })?.code).toBe('registry/unknown-layer');
@@ -179,6 +242,63 @@ describe('createNameRegistry: properties', () => {
           expect(r.lookup(key)?.entry.name).toBe(scan?.name);
         }
       }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('finds what a linear scan by layer finds, across layers, plain names and patterns', () => {
+    const layers = ['builtin', 'site', 'plugin'] as const;
+    const entries = fc.uniqueArray(
+      fc.record({
+        head: fc.stringMatching(/^[a-c][a-c:.]{0,3}$/),
+        tail: fc.stringMatching(/^[a-c:.]{0,2}$/),
+        patterned: fc.boolean(),
+        layer: fc.constantFrom(...layers),
+      }),
+      { maxLength: 25, selector: (n) => `${n.head}|${n.tail}|${n.patterned}` },
+    );
+    fc.assert(
+      fc.property(
+        entries,
+        fc.array(fc.stringMatching(/^[a-c:.0-9]{0,8}$/), { maxLength: 20 }),
+        (list, keys) => {
+          const r = createNameRegistry<string>({ layers });
+          const model: { name: string; regex: RegExp; rank: number; plain: boolean; order: number }[] = [];
+          const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          list.forEach((e, order) => {
+            const name = e.patterned ? `${e.head}{n}${e.tail}` : `${e.head}${e.tail}`;
+            if (model.some((m) => m.name === name)) return;
+            r.add({ name, value: name, layer: e.layer, ...(e.patterned ? { params: { n: '[0-9]+' } } : {}) });
+            model.push({
+              name,
+              regex: new RegExp(`^${e.patterned ? `${esc(e.head)}[0-9]+${esc(e.tail)}` : esc(name)}$`),
+              rank: layers.indexOf(e.layer),
+              plain: !e.patterned,
+              order,
+            });
+          });
+          const probe = [...keys, ...model.map((m) => m.name.replace('{n}', '7'))];
+          for (const key of probe) {
+            const winner = model
+              .filter((m) => (m.plain ? m.name === key : m.regex.test(key)))
+              .sort((a, b) => a.rank - b.rank || Number(b.plain) - Number(a.plain) || a.order - b.order)[0];
+            expect(r.lookup(key)?.entry.name).toBe(winner?.name);
+          }
+          // Every overlap between layers was reported once, when its second half arrived:
+          // a weaker plain name is shadowed, a weaker pattern overlaps.
+          let shadowed = 0;
+          let overlaps = 0;
+          for (const p of model.filter((m) => !m.plain)) {
+            for (const m of model) {
+              if (!m.plain || m.rank === p.rank || !p.regex.test(m.name)) continue;
+              if (m.rank > p.rank) shadowed += 1;
+              else overlaps += 1;
+            }
+          }
+          expect(r.conflicts.filter((d) => d.code === 'registry/shadowed')).toHaveLength(shadowed);
+          expect(r.conflicts.filter((d) => d.code === 'registry/overlap')).toHaveLength(overlaps);
+        },
+      ),
       { numRuns: 300 },
     );
   });

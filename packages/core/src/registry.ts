@@ -1,4 +1,5 @@
 import { createDiagnostic, type Diagnostic } from './diagnostic.js';
+import { SpecError, ValidationError } from './errors.js';
 import {
   compileNamePattern,
   type LiteralMode,
@@ -53,15 +54,23 @@ export interface NameRegistryOptions {
 
 /** A registry of names with placeholders. See {@link createNameRegistry}. */
 export interface NameRegistry<T> {
-  /** Registers one entry; returns a diagnostic when it clashes with an existing name. */
+  /** Registers one entry; returns the first clash it causes (every clash is also in `conflicts`). */
   add(input: RegistryEntryInput<T>): Diagnostic | undefined;
   /** Registers many entries; returns every clash. */
   addAll(inputs: Iterable<RegistryEntryInput<T>>): Diagnostic[];
   /** The entry registered under exactly this name (placeholders included). */
   get(name: string): RegistryEntry<T> | undefined;
-  /** Finds the entry for a concrete key: exact names first, then patterns. */
+  /**
+   * Finds the entry for a concrete key: the strongest layer with a name that
+   * matches wins; within a layer an exact plain name beats a pattern, and an
+   * earlier pattern a later one. A key that is not a string finds nothing.
+   */
   lookup(key: string): RegistryMatch<T> | undefined;
-  /** Names close to a key that matched nothing, closest first; patterned names are shown filled in where possible. */
+  /**
+   * Names close to a key that matched nothing, closest first; patterned names
+   * are shown filled in where possible. A key that is not a string throws
+   * `ValidationError` (`registry/invalid-key`).
+   */
   suggest(key: string, options?: { limit?: number; maxDistance?: number }): string[];
   /** Every winning entry, in registration order. */
   entries(): RegistryEntry<T>[];
@@ -94,7 +103,13 @@ function insertSorted(lengths: number[], n: number): void {
  *
  * A name registered twice keeps the entry of the stronger layer (the earlier
  * one within a layer) and reports `registry/shadowed` (different layers) or
- * `registry/duplicate` (same layer) as a warning.
+ * `registry/duplicate` (same layer) as a warning. Layers also rank plain
+ * names against patterns: a plugin's `hw:numa_cpus.0` loses to a built-in
+ * `hw:numa_cpus.{num}` and is reported as `registry/shadowed`; a plugin
+ * pattern that also matches a built-in plain name keeps every other key and
+ * is reported as `registry/overlap`. Either is reported when the second of
+ * the two is added. An entry that is
+ * not an object with a string name throws `SpecError` (`registry/invalid-entry`).
  *
  * @example
  * const r = createNameRegistry<string>();
@@ -134,16 +149,60 @@ export function createNameRegistry<T>(options: NameRegistryOptions = {}): NameRe
     if (i >= 0) list.splice(i, 1);
   };
 
-  const add = (input: RegistryEntryInput<T>): Diagnostic | undefined => {
+  const plainByLayer = new Map<string, Set<RegistryEntry<T>>>();
+  const rankOf = (e: { layer: string }) => rank.get(e.layer) as number;
+  const pointer = (name: string) => `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
+  /** Every pattern entry matching `key`, through the prefix/suffix index. */
+  const matchingPatterns = (
+    key: string,
+    visit: (entry: RegistryEntry<T>, params: Record<string, string>) => void,
+  ) => {
+    for (const pl of prefixLengths) {
+      if (pl > key.length) continue;
+      const bucket = byPrefix.get(key.slice(0, pl));
+      if (!bucket) continue;
+      for (const sl of bucket.suffixLengths) {
+        if (pl + sl > key.length) continue;
+        const candidates = bucket.bySuffix.get(sl === 0 ? '' : key.slice(key.length - sl));
+        if (!candidates) continue;
+        for (const c of candidates) {
+          const params = matchNamePattern(c.pattern, key);
+          if (params) visit(c, params);
+        }
+      }
+    }
+  };
+
+  /** A plain name and a pattern from different layers that both match the plain name. */
+  const overlap = (plain: RegistryEntry<T>, pattern: RegistryEntry<T>): Diagnostic => {
+    const plainWins = rankOf(plain) < rankOf(pattern);
+    return createDiagnostic({
+      // The plain name loses everywhere (shadowed); the pattern only for that one key (overlap).
+      code: plainWins ? 'registry/overlap' : 'registry/shadowed',
+      severity: 'warning',
+      path: pointer(plainWins ? pattern.name : plain.name),
+      message: plainWins
+        ? `'${pattern.name}' from ${describe(pattern)} also matches '${plain.name}', which ${describe(plain)} defines and which takes precedence for that key.`
+        : `'${plain.name}' from ${describe(plain)} is matched by '${pattern.name}' from ${describe(pattern)}, which takes precedence; it is never used.`,
+    });
+  };
+
+  const addOne = (input: RegistryEntryInput<T>): Diagnostic[] => {
+    if (input === null || typeof input !== 'object' || typeof input.name !== 'string') {
+      throw new SpecError('A registry entry must be an object with a string name.', {
+        code: 'registry/invalid-entry',
+      });
+    }
     const layer = input.layer ?? (layers[0] as string);
     if (!rank.has(layer)) {
-      const d = createDiagnostic({
-        code: 'registry/unknown-layer',
-        message: `The layer '${layer}' is not one of: ${layers.join(', ')}.`,
-        path: `/${input.name}`,
-      });
-      conflicts.push(d);
-      return d;
+      return [
+        createDiagnostic({
+          code: 'registry/unknown-layer',
+          message: `The layer '${layer}' is not one of: ${layers.join(', ')}.`,
+          path: pointer(input.name),
+        }),
+      ];
     }
     const pattern = compileNamePattern(input.name, {
       ...(input.params ? { params: input.params } : {}),
@@ -160,61 +219,82 @@ export function createNameRegistry<T>(options: NameRegistryOptions = {}): NameRe
       order,
     };
     const existing = byName.get(input.name);
-    if (!existing) {
-      byName.set(input.name, entry);
-      if (pattern.isPattern) index(entry);
-      return undefined;
+    if (existing) {
+      const newWins = rankOf(entry) < rankOf(existing);
+      const [winner, loser] = newWins ? [entry, existing] : [existing, entry];
+      const sameLayer = existing.layer === layer;
+      if (newWins) {
+        byName.set(input.name, entry);
+        if (existing.pattern.isPattern) unindex(existing);
+        else plainByLayer.get(existing.layer)?.delete(existing);
+        if (pattern.isPattern) index(entry);
+        else plainsOf(layer).add(entry);
+      }
+      return [
+        createDiagnostic({
+          code: sameLayer ? 'registry/duplicate' : 'registry/shadowed',
+          severity: 'warning',
+          path: pointer(input.name),
+          message: sameLayer
+            ? `'${input.name}' is defined more than once by ${describe(entry)}; the first definition is used.`
+            : `'${input.name}' from ${describe(loser)} is shadowed by ${describe(winner)}, which takes precedence.`,
+        }),
+      ];
     }
-    const newWins = (rank.get(layer) as number) < (rank.get(existing.layer) as number);
-    const [winner, loser] = newWins ? [entry, existing] : [existing, entry];
-    const sameLayer = existing.layer === layer;
-    const d = createDiagnostic({
-      code: sameLayer ? 'registry/duplicate' : 'registry/shadowed',
-      severity: 'warning',
-      path: `/${input.name.replace(/~/g, '~0').replace(/\//g, '~1')}`,
-      message: sameLayer
-        ? `'${input.name}' is defined more than once by ${describe(entry)}; the first definition is used.`
-        : `'${input.name}' from ${describe(loser)} is shadowed by ${describe(winner)}, which takes precedence.`,
-    });
-    conflicts.push(d);
-    if (newWins) {
-      byName.set(input.name, entry);
-      if (existing.pattern.isPattern) unindex(existing);
-      if (pattern.isPattern) index(entry);
+    byName.set(input.name, entry);
+    const found: Diagnostic[] = [];
+    if (pattern.isPattern) {
+      index(entry);
+      for (const [other, plains] of plainByLayer) {
+        if (other === layer) continue;
+        for (const plain of plains)
+          if (matchNamePattern(pattern, plain.name)) found.push(overlap(plain, entry));
+      }
+    } else {
+      plainsOf(layer).add(entry);
+      matchingPatterns(input.name, (c) => {
+        if (c.layer !== layer) found.push(overlap(entry, c));
+      });
     }
-    return d;
+    return found;
+  };
+
+  const plainsOf = (layer: string) => {
+    let set = plainByLayer.get(layer);
+    if (!set) {
+      set = new Set();
+      plainByLayer.set(layer, set);
+    }
+    return set;
+  };
+
+  const add = (input: RegistryEntryInput<T>): Diagnostic[] => {
+    const found = addOne(input);
+    conflicts.push(...found);
+    return found;
   };
 
   const better = (a: RegistryEntry<T>, b: RegistryEntry<T>) => {
-    const ra = rank.get(a.layer) as number;
-    const rb = rank.get(b.layer) as number;
+    const ra = rankOf(a);
+    const rb = rankOf(b);
     return ra !== rb ? ra < rb : a.order < b.order;
   };
 
   const lookup = (key: string): RegistryMatch<T> | undefined => {
     if (typeof key !== 'string') return undefined;
     const exact = byName.get(key);
-    if (exact && !exact.pattern.isPattern) return { entry: exact, params: {}, exact: true };
+    const plain = exact && !exact.pattern.isPattern ? exact : undefined;
+    // A plain name of the strongest layer cannot lose: one hash lookup.
+    if (plain && rankOf(plain) === 0) return { entry: plain, params: {}, exact: true };
     let best: RegistryEntry<T> | undefined;
     let bestParams: Record<string, string> | undefined;
-    for (const pl of prefixLengths) {
-      if (pl > key.length) continue;
-      const bucket = byPrefix.get(key.slice(0, pl));
-      if (!bucket) continue;
-      for (const sl of bucket.suffixLengths) {
-        if (pl + sl > key.length) continue;
-        const candidates = bucket.bySuffix.get(sl === 0 ? '' : key.slice(key.length - sl));
-        if (!candidates) continue;
-        for (const c of candidates) {
-          if (best && !better(c, best)) continue;
-          const params = matchNamePattern(c.pattern, key);
-          if (params) {
-            best = c;
-            bestParams = params;
-          }
-        }
-      }
-    }
+    matchingPatterns(key, (c, params) => {
+      // Within its own layer (or against a weaker one) the plain name wins.
+      if (plain && rankOf(c) >= rankOf(plain)) return;
+      if (best && !better(c, best)) return;
+      best = c;
+      bestParams = params;
+    });
     if (best && bestParams) return { entry: best, params: bestParams, exact: best.name === key };
     // A patterned name written literally is still its own registry name.
     if (exact) return { entry: exact, params: {}, exact: true };
@@ -222,6 +302,11 @@ export function createNameRegistry<T>(options: NameRegistryOptions = {}): NameRe
   };
 
   const suggestNames = (key: string, opts: { limit?: number; maxDistance?: number } = {}): string[] => {
+    if (typeof key !== 'string') {
+      throw new ValidationError(`Suggestions need a string key, not ${key === null ? 'null' : typeof key}.`, {
+        code: 'registry/invalid-key',
+      });
+    }
     const max = opts.maxDistance ?? defaultMaxDistance(key);
     const limit = opts.limit ?? 3;
     const lowerKey = key.toLowerCase();
@@ -280,15 +365,8 @@ export function createNameRegistry<T>(options: NameRegistryOptions = {}): NameRe
   };
 
   return {
-    add,
-    addAll(inputs) {
-      const out: Diagnostic[] = [];
-      for (const i of inputs) {
-        const d = add(i);
-        if (d) out.push(d);
-      }
-      return out;
-    },
+    add: (input) => add(input)[0],
+    addAll: (inputs) => [...inputs].flatMap(add),
     get: (name) => byName.get(name),
     lookup,
     suggest: suggestNames,
