@@ -232,8 +232,25 @@ describe('parseAllocationCandidatesQuery', () => {
       "Invalid query string parameters: '0' does not match '^[1-9][0-9]*$'",
     );
     expect(
-      fail(() => parseAllocationCandidatesQuery('resources=VCPU:1&limit=cow&limit=1', '1.16')).path,
-    ).toBe('/limit');
+      fail(() => parseAllocationCandidatesQuery('resources=VCPU:1&limit=cow&limit=1', '1.16')),
+    ).toMatchObject({ path: '/limit', message: expect.stringContaining("'cow'") });
+    expect(
+      fail(() => parseAllocationCandidatesQuery('resources=VCPU:1&limit=-2&limit=1', '1.16')),
+    ).toMatchObject({ path: '/limit', hint: expect.stringContaining('once') });
+  });
+
+  it('uses the first of repeated limit and group_policy values the way Placement does', () => {
+    // The last value passes the schema; the first is read with int() and a truth test.
+    const q = (text: string) =>
+      parseAllocationCandidatesQuery(`resources1=VCPU:1&resources2=VCPU:1&${text}`, '1.39');
+    expect(q('group_policy=none&limit=0&limit=3').limit).toBeUndefined();
+    expect(q('group_policy=none&limit=+7&limit=3').limit).toBe(7);
+    expect(q('group_policy=none&limit= 07&limit=3').limit).toBe(7);
+    expect(q('group_policy=bogus&group_policy=isolate').groupPolicy).toBe('none');
+    expect(q('group_policy=isolate&group_policy=none').groupPolicy).toBe('isolate');
+    expect(fail(() => q('group_policy=isolate&group_policy=bogus')).message).toBe(
+      "Invalid query string parameters: 'bogus' is not one of ['none', 'isolate']",
+    );
   });
 
   it('applies the orphan rules below 1.36 in order', () => {

@@ -410,30 +410,28 @@ export function parseAllocationCandidatesQuery(
   );
 
   // Request-wide parameters.
+  // Placement's schema checks the last `limit` and `group_policy` (above);
+  // its code then reads the first value with int() and a truth test, so a
+  // first limit of 0 means no limit and a first group_policy other than
+  // `isolate` acts as `none`.
   let limit: number | undefined;
   const limitText = params.first('limit');
   if (limitText !== undefined) {
-    // Placement validates the last value but uses the first; a bad first value is a 500 there.
-    const n = pySearch(LIMIT_PATTERN, limitText) ? pyInt(limitText) : undefined;
-    if (n === undefined) {
+    const n = pyInt(limitText);
+    if (n === undefined || n < 0n) {
+      // int() raising is a 500 in Placement; a negative first value silently
+      // drops that many candidates from the end there. Both are a 400 here.
       throw queryError(`${INVALID}${pyRepr(limitText)} does not match '^[1-9][0-9]*$'`, {
         diagnostic: 'placement-query/invalid-value',
         parameter: 'limit',
+        hint: 'give limit once, as a positive integer',
       });
     }
-    limit = Number(n);
+    if (n > 0n) limit = Number(n);
   }
   let groupPolicy: 'none' | 'isolate' | undefined;
   const policyText = params.first('group_policy');
-  if (policyText !== undefined) {
-    if (policyText !== 'none' && policyText !== 'isolate') {
-      throw queryError(`${INVALID}${pyRepr(policyText)} is not one of ['none', 'isolate']`, {
-        diagnostic: 'placement-query/invalid-value',
-        parameter: 'group_policy',
-      });
-    }
-    groupPolicy = policyText;
-  }
+  if (policyText !== undefined) groupPolicy = policyText === 'isolate' ? 'isolate' : 'none';
   let rootRequired: RootRequired | undefined;
   const rootValues = params.getAll('root_required');
   if (rootValues.length > 1) {

@@ -49,6 +49,24 @@ describe.runIf(oracleAvailable('osc-placement', ['osc_placement', 'openstackclie
       return stdout.trim() ? JSON.parse(stdout) : undefined;
     }
 
+    // Commands without a formatter (delete, unset): their output is text.
+    async function oscText(...args: string[]): Promise<string> {
+      const { stdout } = await run(
+        '/usr/bin/openstack',
+        [
+          '--os-auth-type',
+          'none',
+          '--os-endpoint',
+          server.url,
+          '--os-placement-api-version',
+          '1.39',
+          ...args,
+        ],
+        { env: { ...process.env, OS_CLOUD: '' }, timeout: 60_000 },
+      );
+      return stdout;
+    }
+
     it('lists providers and filters them by aggregate', async () => {
       const all = (await osc('resource', 'provider', 'list')) as { name: string }[];
       expect(all.map((p) => p.name).sort()).toEqual([
@@ -184,5 +202,108 @@ describe.runIf(oracleAvailable('osc-placement', ['osc_placement', 'openstackclie
         /Expected 'member_of' parameter to contain valid UUID\(s\)\. Got: !0000000a.*\(HTTP 400\)/,
       );
     }, 60_000);
+
+    it('creates a child under a parent, sets and deletes one inventory class, deletes providers', async () => {
+      const parent = (await osc('resource', 'provider', 'create', 'osc-parent')) as { uuid: string };
+      const child = (await osc(
+        'resource',
+        'provider',
+        'create',
+        'osc-child',
+        '--parent-provider',
+        parent.uuid,
+      )) as { uuid: string; parent_provider_uuid: string; root_provider_uuid: string };
+      expect(child).toMatchObject({ parent_provider_uuid: parent.uuid, root_provider_uuid: parent.uuid });
+      // `inventory class set` updates a class (on a class the provider lacks, Placement answers 400 too).
+      await osc('resource', 'provider', 'inventory', 'set', child.uuid, '--resource', 'VCPU=2');
+      const cls = (await osc(
+        'resource',
+        'provider',
+        'inventory',
+        'class',
+        'set',
+        child.uuid,
+        'VCPU',
+        '--total',
+        '4',
+      )) as { total: number };
+      expect(cls.total).toBe(4);
+      const shown = (await osc('resource', 'provider', 'inventory', 'show', child.uuid, 'VCPU')) as {
+        total: number;
+        max_unit: number;
+      };
+      expect(shown).toMatchObject({ total: 4, max_unit: 2147483647 });
+      await oscText('resource', 'provider', 'inventory', 'delete', child.uuid, '--resource-class', 'VCPU');
+      expect(handler.store.provider(child.uuid)?.inventories.size).toBe(0);
+      // The parent cannot go before its child: Placement's 409 reaches the user.
+      await expect(oscText('resource', 'provider', 'delete', parent.uuid)).rejects.toThrow(
+        /It has child resource providers/,
+      );
+      await oscText('resource', 'provider', 'delete', child.uuid);
+      await oscText('resource', 'provider', 'delete', parent.uuid);
+      expect(handler.store.provider(parent.uuid)).toBeUndefined();
+    }, 120_000);
+
+    it('creates, shows and deletes custom resource classes and traits', async () => {
+      await oscText('resource', 'class', 'create', 'CUSTOM_OSC_GPU');
+      expect(await osc('resource', 'class', 'show', 'CUSTOM_OSC_GPU')).toEqual({ name: 'CUSTOM_OSC_GPU' });
+      const classes = (await osc('resource', 'class', 'list')) as { name: string }[];
+      expect(classes.map((c) => c.name)).toContain('CUSTOM_OSC_GPU');
+      await oscText('resource', 'class', 'delete', 'CUSTOM_OSC_GPU');
+      expect(handler.store.hasResourceClass('CUSTOM_OSC_GPU')).toBe(false);
+      await oscText('trait', 'create', 'CUSTOM_OSC_GONE');
+      expect(handler.store.hasTrait('CUSTOM_OSC_GONE')).toBe(true);
+      await oscText('trait', 'delete', 'CUSTOM_OSC_GONE');
+      expect(handler.store.hasTrait('CUSTOM_OSC_GONE')).toBe(false);
+      await expect(oscText('trait', 'delete', 'HW_CPU_X86_AVX')).rejects.toThrow(
+        /Cannot delete standard trait HW_CPU_X86_AVX/,
+      );
+    }, 120_000);
+
+    it('shows, unsets and deletes allocations and reports usage per project', async () => {
+      const ss1 = handler.store.providerByName('ss1')?.uuid as string;
+      const numa = handler.store.providerByName('numa2_1')?.uuid as string;
+      const consumer = '99999999-2222-4333-8444-555555555555';
+      await osc(
+        'resource',
+        'provider',
+        'allocation',
+        'set',
+        consumer,
+        '--allocation',
+        `rp=${numa},VCPU=1`,
+        '--allocation',
+        `rp=${ss1},DISK_GB=10`,
+        '--project-id',
+        'proj-usage',
+        '--user-id',
+        'u',
+        '--consumer-type',
+        'INSTANCE',
+      );
+      const shown = (await osc('resource', 'provider', 'allocation', 'show', consumer)) as {
+        resource_provider: string;
+        resources: Record<string, number>;
+      }[];
+      expect(shown.map((a) => [a.resource_provider, a.resources]).sort()).toEqual(
+        [
+          [numa, { VCPU: 1 }],
+          [ss1, { DISK_GB: 10 }],
+        ].sort(),
+      );
+      // From 1.38 usages come grouped by consumer type, and osc prints a row per type.
+      const usage = (await osc('resource', 'usage', 'show', 'proj-usage')) as {
+        resource_class: string;
+        usage: unknown;
+      }[];
+      expect(usage).toEqual([
+        { resource_class: 'INSTANCE', usage: { VCPU: 1, DISK_GB: 10, consumer_count: 1 } },
+      ]);
+      await osc('resource', 'provider', 'allocation', 'unset', consumer, '--provider', ss1);
+      expect([...(handler.store.consumer(consumer)?.allocations.keys() ?? [])]).toEqual([numa]);
+      await oscText('resource', 'provider', 'allocation', 'delete', consumer);
+      expect(handler.store.consumer(consumer)).toBeUndefined();
+      expect(handler.store.provider(ss1)?.usages.get('DISK_GB') ?? 0).toBe(0);
+    }, 120_000);
   },
 );

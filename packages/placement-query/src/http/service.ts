@@ -509,7 +509,7 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
     if (!p.inventories.has(rc)) {
       throw new ApiError(
         404,
-        `No inventory of class ${rc} found for delete: No inventory of class ${rc} found for delete.`,
+        `No inventory of class ${rc} found for delete: No inventory of class ${rc} found for delete`,
       );
     }
     if ((p.usages.get(rc) ?? 0) > 0) {

@@ -28,8 +28,23 @@ function sortedEntries<T>(o: Record<string, T>): [string, T][] {
   return Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+type ListAllocReq = {
+  allocations: { resource_provider: { uuid: string }; resources: Record<string, number> }[];
+};
+
 /** A canonical text for an allocation request; `withAmounts: false` keeps only providers and classes. */
-export function requestKey(r: AllocReq, withAmounts = true): string {
+export function requestKey(request: AllocReq | ListAllocReq, withAmounts = true): string {
+  // Below 1.12 allocations are a list of {resource_provider, resources}.
+  const r: AllocReq = Array.isArray(request.allocations)
+    ? {
+        allocations: Object.fromEntries(
+          (request as ListAllocReq).allocations.map((a) => [
+            a.resource_provider.uuid,
+            { resources: a.resources },
+          ]),
+        ),
+      }
+    : (request as AllocReq);
   const allocs = sortedEntries(r.allocations).map(([u, v]) => [
     u,
     sortedEntries(v.resources).map(([rc, n]) => (withAmounts ? `${rc}=${n}` : rc)),
@@ -70,8 +85,8 @@ export interface QueryFacts {
   query: string;
   /** UUIDs of sharing providers in the inventory. */
   sharing: Set<string>;
-  /** Our answer to the same query without `limit`, when the query has one. */
-  oursUnlimited?: SendResult;
+  /** Both answers to the same query without `limit`, when the query has one. */
+  unlimited?: { theirs: SendResult; ours: SendResult };
 }
 
 function hasInflationRisk(query: string): boolean {
@@ -90,8 +105,19 @@ function hasInflationRisk(query: string): boolean {
   return false;
 }
 
+/** How Placement reads a repeated `limit`: int() of the first value, 0 meaning none. */
+function effectiveLimit(query: string): number | undefined {
+  const first = new URLSearchParams(query).getAll('limit')[0];
+  if (first === undefined) return undefined;
+  const n = Number(first.trim().replaceAll('_', ''));
+  return Number.isInteger(n) ? n : undefined;
+}
+
 export function compare(theirs: SendResult, ours: SendResult, facts: QueryFacts): Verdict {
   if (theirs.status === 500 && ours.status === 400) return { kind: 'placement-500' };
+  const limit = effectiveLimit(facts.query);
+  if (theirs.status === 200 && ours.status === 400 && limit !== undefined && limit < 0)
+    return { kind: 'negative-limit' };
   if (theirs.status !== ours.status) {
     return {
       kind: 'unexplained',
@@ -131,33 +157,35 @@ export function compare(theirs: SendResult, ours: SendResult, facts: QueryFacts)
   const ob = ours.body as Body;
   const tk = tb.allocation_requests.map((r) => requestKey(r));
   const ok = ob.allocation_requests.map((r) => requestKey(r));
-  const limited = new URLSearchParams(facts.query).has('limit');
-  if (limited) {
-    const full =
-      (facts.oursUnlimited?.body as Body | undefined)?.allocation_requests.map((r) => requestKey(r)) ?? ok;
-    const fullShape =
-      (facts.oursUnlimited?.body as Body | undefined)?.allocation_requests.map((r) => requestKey(r, false)) ??
-      ok;
-    const limit = Number(new URLSearchParams(facts.query).get('limit'));
-    if (ok.length !== Math.min(limit, full.length))
-      return { kind: 'unexplained', detail: 'limit not applied' };
-    if (!subset(tk, full)) {
-      if (
-        hasInflationRisk(facts.query) &&
-        subset(
-          tb.allocation_requests.map((r) => requestKey(r, false)),
-          fullShape,
-        )
-      ) {
-        return { kind: 'amount-inflation' };
-      }
-      return { kind: 'unexplained', detail: 'limited answer not within our full answer' };
-    }
-    if (tk.length !== ok.length)
-      return tk.length < ok.length
-        ? { kind: 'sharing-anchor-dedupe' }
-        : { kind: 'unexplained', detail: 'fewer candidates under limit' };
-    return { kind: 'limit-order' };
+  const params = new URLSearchParams(facts.query);
+  if (params.has('limit')) {
+    // Judge the full answers first; the limited ones must then be the first
+    // `limit` of each side's full answer.
+    if (!facts.unlimited) return { kind: 'unexplained', detail: 'no unlimited answers to compare with' };
+    params.delete('limit');
+    const full = compare(facts.unlimited.theirs, facts.unlimited.ours, {
+      endpoint: facts.endpoint,
+      query: params.toString(),
+      sharing: facts.sharing,
+    });
+    if (full.kind === 'unexplained') return { kind: 'unexplained', detail: `without limit: ${full.detail}` };
+    const keys = (r: SendResult) => (r.body as Body).allocation_requests.map((a) => requestKey(a));
+    const theirsFull = keys(facts.unlimited.theirs);
+    const oursFull = keys(facts.unlimited.ours);
+    const n = limit !== undefined && limit > 0 ? limit : Number.POSITIVE_INFINITY;
+    if (ok.length !== Math.min(n, oursFull.length))
+      return { kind: 'unexplained', detail: `ours: ${ok.length} candidates under limit=${n}` };
+    if (tk.length !== Math.min(n, theirsFull.length))
+      return { kind: 'unexplained', detail: `Placement: ${tk.length} candidates under limit=${n}` };
+    if (!subset(ok, oursFull))
+      return { kind: 'unexplained', detail: 'our limited answer is not within our full one' };
+    if (!subset(tk, theirsFull))
+      return { kind: 'unexplained', detail: "Placement's limited answer is not within its full one" };
+    if (full.kind !== 'same') return full;
+    if (!sameMultiset(tk, ok)) return { kind: 'limit-order' };
+    return normSummaries(tb.provider_summaries) === normSummaries(ob.provider_summaries)
+      ? { kind: 'same' }
+      : { kind: 'unexplained', detail: 'summaries differ under limit' };
   }
   if (sameMultiset(tk, ok)) {
     return normSummaries(tb.provider_summaries) === normSummaries(ob.provider_summaries)
@@ -170,8 +198,7 @@ export function compare(theirs: SendResult, ours: SendResult, facts: QueryFacts)
   // Shapes (providers and classes) equal, amounts not: Placement's shared-record defect.
   const ts = tb.allocation_requests.map((r) => requestKey(r, false));
   const os = ob.allocation_requests.map((r) => requestKey(r, false));
-  if (hasInflationRisk(facts.query) && (sameMultiset(ts, os) || subset(ts, os)))
-    return { kind: 'amount-inflation' };
+  if (hasInflationRisk(facts.query) && sameMultiset(ts, os)) return { kind: 'amount-inflation' };
   if (subset(tk, ok)) {
     const theirsSet = new Set(tk);
     const extra = ob.allocation_requests.filter((r) => !theirsSet.has(requestKey(r)));

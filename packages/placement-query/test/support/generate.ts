@@ -197,17 +197,23 @@ export function generateQueries(seed: number, inv: GeneratedInventory, count: nu
   for (let i = 0; i < count; i += 1) {
     clean = chance(r, 0.8);
     const endpoint = chance(r, 0.35) ? 'resource_providers' : 'allocation_candidates';
-    minor = clean ? pick(r, [18, 25, 29, 31, 32, 33, 34, 35, 36, 37, 38, 39, 39, 39]) : int(r, 0, 39);
+    minor = clean
+      ? pick(r, [10, 12, 16, 17, 18, 21, 22, 24, 25, 29, 31, 32, 33, 34, 35, 36, 37, 38, 39, 39, 39])
+      : int(r, 0, 39);
+    // In a clean query every key is one the microversion knows.
+    const since = (first: number) => !clean || minor >= first;
     const parts: [string, string][] = [];
     if (endpoint === 'resource_providers') {
       const n = int(r, 1, 3);
       for (let j = 0; j < n; j += 1) {
         const k = r();
-        if (k < 0.5) parts.push(['member_of', memberOf()]);
-        else if (k < 0.75) parts.push(['required', required()]);
-        else if (k < 0.92) parts.push(['resources', resources()]);
+        if (k < 0.5) {
+          if (since(24) || !parts.some(([key]) => key === 'member_of')) parts.push(['member_of', memberOf()]);
+        } else if (k < 0.75) {
+          if (since(18)) parts.push(['required', required()]);
+        } else if (k < 0.92) parts.push(['resources', resources()]);
         else if (k < 0.96) parts.push(['name', `cn${int(r, 0, 3)}`]);
-        else parts.push(['in_tree', pick(r, inv.file.providers).uuid ?? UNKNOWN_AGG]);
+        else if (since(14)) parts.push(['in_tree', pick(r, inv.file.providers).uuid ?? UNKNOWN_AGG]);
       }
     } else {
       let groups = chance(r, 0.45)
@@ -221,10 +227,11 @@ export function generateQueries(seed: number, inv: GeneratedInventory, count: nu
       if (clean && minor < 25) groups = [''];
       for (const g of groups) {
         if (!chance(r, clean ? 0 : 0.1)) parts.push([`resources${g}`, resources()]);
-        if (chance(r, 0.35)) parts.push([`member_of${g}`, memberOf()]);
-        if (chance(r, 0.1)) parts.push([`member_of${g}`, memberOf()]);
-        if (chance(r, 0.25)) parts.push([`required${g}`, required()]);
-        if (chance(r, 0.05)) parts.push([`in_tree${g}`, pick(r, inv.file.providers).uuid ?? UNKNOWN_AGG]);
+        if (chance(r, 0.35) && since(21)) parts.push([`member_of${g}`, memberOf()]);
+        if (chance(r, 0.1) && since(24)) parts.push([`member_of${g}`, memberOf()]);
+        if (chance(r, 0.25) && since(17)) parts.push([`required${g}`, required()]);
+        if (chance(r, 0.05) && since(31))
+          parts.push([`in_tree${g}`, pick(r, inv.file.providers).uuid ?? UNKNOWN_AGG]);
       }
       // Resourceless groups tied by same_subtree (1.36+), e.g. "a NIC under the NUMA node that has the CPUs".
       if (minor >= 36 && chance(r, clean ? 0.3 : 0.1)) {
@@ -238,10 +245,10 @@ export function generateQueries(seed: number, inv: GeneratedInventory, count: nu
         if (withS) parts.push(['resources_S', 'SRIOV_NET_VF:1']);
         parts.push(['same_subtree', ['_R', ...(tied ? [tied] : []), ...(withS ? ['_S'] : [])].join(',')]);
         parts.push(['group_policy', pick(r, ['none', 'isolate'])]);
-      } else if (groups.filter((g) => g).length > 1 || chance(r, 0.3)) {
+      } else if ((groups.filter((g) => g).length > 1 || chance(r, 0.3)) && since(25)) {
         parts.push(['group_policy', pick(r, ['none', 'isolate', 'isolate'])]);
       }
-      if (chance(r, 0.12)) parts.push(['limit', String(int(r, 1, 5))]);
+      if (chance(r, 0.12) && since(16)) parts.push(['limit', String(int(r, 1, 5))]);
       if (chance(r, 0.1) && (!clean || minor >= 35)) {
         parts.push([
           'root_required',
