@@ -123,6 +123,31 @@ describe('diagnosticsFromZod', () => {
     expect(ds[0]?.file).toBe('x.json');
   });
 
+  it('reads the value at the base path inside a document to describe what was found', () => {
+    const doc = parseDocument('outer:\n  a: 5\n', { filename: 'o.yaml' });
+    const inner = z.object({ a: z.string() });
+    const parsed = inner.safeParse((doc.value as { outer: unknown }).outer);
+    if (parsed.success) throw new Error('expected a failure');
+    const [d, ...rest] = diagnosticsFromZod(parsed.error, { document: doc, basePath: ['outer'] });
+    expect(rest).toEqual([]);
+    expect(d).toMatchObject({
+      code: 'schema/invalid-type',
+      path: '/outer/a',
+      file: 'o.yaml',
+      line: 2,
+      column: 6,
+    });
+    expect(d?.message).toBe("'a' must be a string, but it is an integer.");
+    // A key missing under the base path is still missing, located at its mapping.
+    const missing = z.object({ b: z.string() }).safeParse({ a: 5 });
+    if (missing.success) throw new Error('expected a failure');
+    expect(diagnosticsFromZod(missing.error, { document: doc, basePath: ['outer'] })[0]).toMatchObject({
+      code: 'schema/missing-key',
+      path: '/outer',
+      line: 2,
+    });
+  });
+
   it('describes a regex mismatch', () => {
     const r = validateWithSchema(Template, {
       name: 'a',

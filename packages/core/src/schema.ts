@@ -291,10 +291,8 @@ export function diagnosticsFromZod(
   const area = options.area ?? 'schema';
   const base = options.basePath ?? [];
   const document = options.document;
-  let root = options.value;
-  if (root === undefined && document) {
-    root = base.length ? undefined : document.value;
-  }
+  // With a document and a base path, the validated value is the one at that path.
+  const root = options.value === undefined && document ? valueAt(document.value, base).value : options.value;
   const out: Diagnostic[] = [];
   for (const issue of list) {
     for (const draft of describeIssue(issue, root, options.schema)) {
