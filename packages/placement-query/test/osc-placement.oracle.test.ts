@@ -30,26 +30,7 @@ describe.runIf(oracleAvailable('osc-placement', ['osc_placement', 'openstackclie
       await server?.close();
     });
 
-    async function osc(...args: string[]): Promise<unknown> {
-      const { stdout } = await run(
-        '/usr/bin/openstack',
-        [
-          '--os-auth-type',
-          'none',
-          '--os-endpoint',
-          server.url,
-          '--os-placement-api-version',
-          '1.39',
-          ...args,
-          '-f',
-          'json',
-        ],
-        { env: { ...process.env, OS_CLOUD: '' }, timeout: 60_000 },
-      );
-      return stdout.trim() ? JSON.parse(stdout) : undefined;
-    }
-
-    // Commands without a formatter (delete, unset): their output is text.
+    /** Runs `openstack` against our server; commands without a formatter (delete) give text. */
     async function oscText(...args: string[]): Promise<string> {
       const { stdout } = await run(
         '/usr/bin/openstack',
@@ -65,6 +46,11 @@ describe.runIf(oracleAvailable('osc-placement', ['osc_placement', 'openstackclie
         { env: { ...process.env, OS_CLOUD: '' }, timeout: 60_000 },
       );
       return stdout;
+    }
+
+    async function osc(...args: string[]): Promise<unknown> {
+      const stdout = await oscText(...args, '-f', 'json');
+      return stdout.trim() ? JSON.parse(stdout) : undefined;
     }
 
     it('lists providers and filters them by aggregate', async () => {
@@ -107,17 +93,7 @@ describe.runIf(oracleAvailable('osc-placement', ['osc_placement', 'openstackclie
         ['MEMORY_MB', 4096],
         ['VCPU', 8],
       ]);
-      await run('/usr/bin/openstack', [
-        '--os-auth-type',
-        'none',
-        '--os-endpoint',
-        server.url,
-        '--os-placement-api-version',
-        '1.39',
-        'trait',
-        'create',
-        'CUSTOM_OSC',
-      ]);
+      await oscText('trait', 'create', 'CUSTOM_OSC');
       const traits = (await osc(
         'resource',
         'provider',
