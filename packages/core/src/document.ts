@@ -16,7 +16,7 @@ import {
 import { createDiagnostic, type Diagnostic, type DiagnosticInit } from './diagnostic.js';
 import { describeError, ValidationError } from './errors.js';
 import { type PathSegment, parseJsonPointer } from './json-pointer.js';
-import { findJsonSyntaxProblem } from './json-syntax.js';
+import { findJsonSyntaxProblem, findJsonTooDeep } from './json-syntax.js';
 import { pyYamlTags } from './yaml-schema.js';
 
 /** Default size limit: 10 MiB of UTF-8. */
@@ -248,7 +248,7 @@ function sizeOverflow(text: string, max: number): { offset: number; bytes: numbe
 /**
  * The offset where nesting first passes `maxDepth`, found in one pass that
  * needs no parser: flow brackets outside quotes, comments, plain text and
- * block scalars (exact for JSON), and very long runs of compact block
+ * block scalars, and very long runs of compact block
  * indicators (`- - - x`). Block nesting spread over lines is left to
  * {@link cstNestingExceeds}, which is exact.
  */
@@ -797,9 +797,8 @@ function tooComplex(e: unknown, file: string | undefined): Diagnostic {
 
 function parseJson(text: string, options: ParseDocumentOptions, maxDepth: number): ParseDocumentResult {
   const file = options.filename;
-  // One pass over the brackets before anything builds a tree: exact for JSON,
-  // and cheap even for megabytes of `[`.
-  const deep = textNestingExceeds(text, maxDepth);
+  // One pass over the brackets before anything builds a tree: cheap even for megabytes of `[`.
+  const deep = findJsonTooDeep(text, maxDepth);
   if (deep !== undefined) return { ok: false, diagnostics: [tooDeep(text, deep, maxDepth, file)] };
   let value: unknown;
   try {

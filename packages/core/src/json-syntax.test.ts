@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findJsonSyntaxProblem } from './json-syntax.js';
+import { findJsonSyntaxProblem, findJsonTooDeep } from './json-syntax.js';
 
 describe('findJsonSyntaxProblem', () => {
   it.each([
@@ -53,5 +53,28 @@ describe('findJsonSyntaxProblem', () => {
   it('handles very deep nesting without recursion', () => {
     expect(findJsonSyntaxProblem(`${'['.repeat(200_000)}${']'.repeat(200_000)}`)).toBeUndefined();
     expect(findJsonSyntaxProblem('['.repeat(200_000))?.message).toContain('Expected a JSON value');
+  });
+});
+
+describe('findJsonTooDeep', () => {
+  it('points at the first bracket past the limit, ignoring brackets in strings', () => {
+    expect(findJsonTooDeep('[[[]]]', 3)).toBeUndefined();
+    expect(findJsonTooDeep('[[[[]]]]', 3)).toBe(3);
+    expect(findJsonTooDeep('{"a": {"b": [1]}}', 2)).toBe(12);
+    expect(findJsonTooDeep('["[[[[", "\\"[[[["]', 1)).toBeUndefined();
+    expect(findJsonTooDeep('[][][][]', 1)).toBeUndefined();
+  });
+
+  it('measures the same depth as the parsed value, for any JSON', () => {
+    const depthOf = (v: unknown): number =>
+      v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0;
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), (v) => {
+        const text = JSON.stringify(v);
+        const d = depthOf(v);
+        expect(findJsonTooDeep(text, d)).toBeUndefined();
+        if (d > 0) expect(findJsonTooDeep(text, d - 1)).toBeGreaterThanOrEqual(0);
+      }),
+    );
   });
 });

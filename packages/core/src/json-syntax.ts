@@ -113,3 +113,30 @@ export function findJsonSyntaxProblem(text: string): JsonSyntaxProblem | undefin
     expectValueOrClose = problem === 'open';
   }
 }
+
+/**
+ * The offset of the first `[` or `{` that opens a level deeper than
+ * `maxDepth` in JSON text, or `undefined`. One pass, no tree: brackets inside
+ * strings do not count, and text that is not JSON is scanned as far as it
+ * goes (its syntax is checked elsewhere).
+ */
+export function findJsonTooDeep(text: string, maxDepth: number): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip a string: up to the next quote that no backslash escapes.
+      for (i += 1; i < text.length; i += 1) {
+        const s = text.charCodeAt(i);
+        if (s === 0x5c) i += 1;
+        else if (s === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      depth += 1;
+      if (depth > maxDepth) return i;
+    } else if ((c === 0x5d || c === 0x7d) && depth > 0) {
+      depth -= 1;
+    }
+  }
+  return undefined;
+}

@@ -46,6 +46,31 @@ describe('readJsonBody', () => {
     }
   });
 
+  it('refuses a body nested past the depth limit with a 400, before parsing it', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    await expect(readJsonBody(post(deep))).rejects.toMatchObject({
+      code: 'http/too-deep',
+      status: 400,
+      message: 'The request body nests deeper than the limit of 200 levels (at character 201).',
+    });
+    expect(await readJsonBody(post('[[["[[[["]]]'), { maxDepth: 3 })).toEqual([[['[[[[']]]);
+    await expect(readJsonBody(post('[[[[]]]]'), { maxDepth: 3 })).rejects.toMatchObject({
+      code: 'http/too-deep',
+    });
+  });
+
+  it('joins a body sent in many chunks, multi-byte characters split across them', async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify({ name: 'héllo wörld 😀' }));
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 3) controller.enqueue(bytes.slice(i, i + 3));
+        controller.close();
+      },
+    });
+    const req = new Request('http://x/', { method: 'POST', body, duplex: 'half' } as RequestInit);
+    expect(await readJsonBody(req)).toEqual({ name: 'héllo wörld 😀' });
+  });
+
   it('rejects an empty body unless a value is given for it', async () => {
     await expect(readJsonBody(post(null))).rejects.toMatchObject({ code: 'http/empty-body', status: 400 });
     expect(await readJsonBody(post('  '), { emptyValue: {} })).toEqual({});

@@ -1,6 +1,7 @@
 import { createDiagnostic } from '../diagnostic.js';
+import { DEFAULT_MAX_DEPTH } from '../document.js';
 import { HttpError, ValidationError } from '../errors.js';
-import { findJsonSyntaxProblem } from '../json-syntax.js';
+import { findJsonSyntaxProblem, findJsonTooDeep } from '../json-syntax.js';
 
 /** Default largest request body read by {@link readJsonBody}: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -22,15 +23,19 @@ export interface ReadJsonBodyOptions {
   maxBytes?: number;
   /** Value returned for an empty body (default: a `http/empty-body` error). */
   emptyValue?: unknown;
+  /** Deepest nesting of arrays and objects accepted (default 200, as for documents). */
+  maxDepth?: number;
 }
 
 /**
  * Reads and parses a request's JSON body without trusting `Content-Length`:
- * the stream is cut off as soon as it passes `maxBytes`.
+ * the stream is cut off as soon as it passes `maxBytes`, and nesting is
+ * measured in one pass before parsing. Uses only web APIs (no `Buffer`).
  *
  * Throws `HttpError` 413 with `http/body-too-large` for a body past the
- * limit, and `ValidationError` (400) with `http/empty-body` or
- * `http/invalid-json` (the message says where the JSON breaks).
+ * limit, and `ValidationError` (400) with `http/empty-body`,
+ * `http/invalid-json` (the message says where the JSON breaks) or
+ * `http/too-deep`: the services answer 400 for a body they cannot parse.
  */
 export async function readJsonBody(request: Request, options: ReadJsonBodyOptions = {}): Promise<unknown> {
   const max = options.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -51,11 +56,26 @@ export async function readJsonBody(request: Request, options: ReadJsonBodyOption
       chunks.push(value);
     }
   }
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   if (!text.trim()) {
     if ('emptyValue' in options) return options.emptyValue;
     throw new ValidationError('The request body is empty; a JSON document was expected.', {
       code: 'http/empty-body',
+    });
+  }
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const deep = findJsonTooDeep(text, maxDepth);
+  if (deep !== undefined) {
+    const message = `The request body nests deeper than the limit of ${maxDepth} levels (at character ${deep + 1}).`;
+    throw new ValidationError(message, {
+      code: 'http/too-deep',
+      diagnostics: [createDiagnostic({ code: 'http/too-deep', message })],
     });
   }
   try {
