@@ -5,11 +5,12 @@
 // 2. `stackspec schedule`: the spec's two bare-metal flavors walked from
 //    extra spec validation through Placement to the deploy steps of a node.
 
-import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runStackspec } from '@stackspec/cli';
 import { createColors, processIO } from '@stackspec/core/cli';
 
-const root = resolve(import.meta.dirname, '..');
+// The repository root, whatever the working directory (import.meta.dirname needs Node 20.11).
+const root = fileURLToPath(new URL('..', import.meta.url));
 const io = { ...processIO(), cwd: root };
 const c = createColors({ stream: io.stdout, env: io.env });
 const banner = (text: string) => io.stdout.write(`\n${c.bold(`$ ${text}`)}\n\n`);

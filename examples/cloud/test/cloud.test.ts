@@ -18,21 +18,44 @@ async function stackspec(args: string[]) {
   return { code, out };
 }
 
+const WINDOWS = '6f0a7e2c-5d1b-4c8a-9b0e-2a4f3c1d7e01';
+const RESERVED = '6f0a7e2c-5d1b-4c8a-9b0e-2a4f3c1d7e02';
+const names = (r: { candidates: { name: string }[] }) => r.candidates.map((c) => c.name);
+const scheduled = async (...args: string[]) =>
+  JSON.parse((await stackspec(['schedule', ...args, '--format', 'json', '.'])).out);
+
 describe('example cloud', () => {
   it('keeps ordinary flavors off the reserved host and sends the lease flavor there', async () => {
-    const plain = JSON.parse(
-      (await stackspec(['schedule', '--flavor', 'FlavorVMXMirror', '--format', 'json', '.'])).out,
-    );
-    expect(plain.query).toContain('member_of=!6f0a7e2c-5d1b-4c8a-9b0e-2a4f3c1d7e02');
+    const plain = await scheduled('--flavor', 'FlavorVMXMirror');
+    expect(plain.request.groups[0].forbiddenAggregates).toEqual([WINDOWS, RESERVED]);
     expect(plain.candidates.map((c: { name: string }) => c.name)).toEqual(['bm-01', 'bm-02']);
     const leased = JSON.parse(
       (await stackspec(['schedule', '--flavor', 'FlavorVMXMirrorLeaseR1', '--format', 'json', '.'])).out,
     );
-    expect(leased.query).toContain('member_of=6f0a7e2c-5d1b-4c8a-9b0e-2a4f3c1d7e02');
+    expect(leased.query).toContain(`member_of=${RESERVED}`);
     expect(leased.candidates.map((c: { name: string }) => c.name)).toEqual(['bm-03']);
     expect(leased.plan.matchedTemplates).toEqual([
       'CUSTOM_BM_CONFIG_BIOS_VMX_ON',
       'CUSTOM_BM_CONFIG_RAID_DISK_MIRROR',
+    ]);
+  });
+
+  it('sends the licensed-Windows flavor to the licensed host and keeps other flavors off it', async () => {
+    const windows = await scheduled('--flavor', 'w1.windows');
+    expect(windows).toMatchObject({ ok: true, node: { name: 'kvm-03' }, bareMetal: false });
+    expect(names(windows)).toEqual(['kvm-03']);
+    expect(windows.query).not.toContain(WINDOWS);
+    for (const flavor of ['m1.small', 'c1.pinned']) {
+      const r = await scheduled('--flavor', flavor);
+      expect(r.ok).toBe(true);
+      expect(r.request.groups[0].forbiddenAggregates).toContain(WINDOWS);
+      expect(names(r)).not.toContain('kvm-03');
+    }
+    // Without isolation the licensed host is an ordinary one.
+    expect(names(await scheduled('--flavor', 'm1.small', '--no-isolate-aggregates'))).toEqual([
+      'kvm-01',
+      'kvm-02',
+      'kvm-03',
     ]);
   });
 

@@ -3,6 +3,7 @@ import { createDeployTemplatesApi, type DeployTemplateStore } from '@stackspec/d
 import {
   createExtraSpecsHandler,
   createMemoryFlavorStore,
+  type ExtraSpecRegistry,
   type FlavorStore,
 } from '@stackspec/extra-spec-validators';
 import { createCapabilitiesHandler } from '@stackspec/heat-capabilities';
@@ -29,6 +30,8 @@ export interface StackspecAppOptions {
   placement?: ProviderStore;
   /** Flavors whose extra specs `/compute/v2.1/flavors/{id}/os-extra_specs` serves; default none. */
   flavors?: FlavorStore;
+  /** The extra spec catalog and plugins `/compute` validates against (default: the newest built-in catalog). */
+  extraSpecRegistry?: ExtraSpecRegistry;
   /** `none` (every request is an admin) or `trusted-headers` (roles from an authenticating proxy). */
   auth?: 'none' | 'trusted-headers';
   /** Where operational messages go (keys accepted in permissive mode…); default nowhere. */
@@ -70,6 +73,7 @@ export function createStackspecApp(options: StackspecAppOptions): StackspecApp {
   const compute = createExtraSpecsHandler({
     store: options.flavors ?? createMemoryFlavorStore({}),
     prefix: '/v2.1',
+    ...(options.extraSpecRegistry ? { registry: options.extraSpecRegistry } : {}),
     // The spec asks that keys accepted in permissive mode be logged.
     ...(options.log
       ? {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import {
   countBySeverity,
   createDiagnostic,
@@ -7,10 +7,12 @@ import {
   describeError,
   type SourceDocument,
   safeParseDocument,
+  toJsonPointer,
   withFile,
 } from '@stackspec/core';
 import { mapWithConcurrency, walkFiles } from '@stackspec/core/node';
-import { type ArtifactKind, classifyDocument } from './classify.js';
+import fg from 'fast-glob';
+import { type ArtifactKind, classifyDocument, findNearMiss, KIND_LABELS } from './classify.js';
 import type { StackspecConfig } from './config.js';
 
 /** What a checker receives for one file. */
@@ -47,7 +49,7 @@ export interface CheckedFile {
 /** The outcome of a whole run. */
 export interface CheckReport {
   files: CheckedFile[];
-  /** Problems that belong to no single checked file (missing paths, symlink loops). */
+  /** Problems that belong to no single checked file (missing or unreadable paths, symlink loops). */
   walkDiagnostics: Diagnostic[];
   summary: { files: number; checked: number; skipped: number; errors: number; warnings: number };
 }
@@ -55,8 +57,9 @@ export interface CheckReport {
 /** Options for {@link checkPaths}. */
 export interface CheckPathsOptions {
   cwd: string;
-  /** The run's config: its ignore patterns apply to the walk, and it governs files with no nearer config. */
+  /** The run's config: it governs files with no nearer config. */
   config: StackspecConfig;
+  /** Folder the run config's relative paths and `ignore` patterns are resolved against (default `cwd`). */
   baseDir?: string;
   /** The config governing one file (default: the run's config for every file). */
   configFor?: (absolutePath: string) => Promise<{ config: StackspecConfig; baseDir: string }>;
@@ -97,8 +100,30 @@ export async function checkText(
   if (/\.j2(\.[A-Za-z]+)?$/.test(file)) return { file, kind: undefined, diagnostics: [], skipped: 'jinja' };
   const parsed = safeParseDocument(text, { filename: file, duplicateKeys: 'warn' });
   if (!parsed.ok) return { file, kind: undefined, diagnostics: parsed.diagnostics };
-  const kind = classifyDocument(parsed.document.value, file);
-  if (!kind) return { file, kind, diagnostics: [], skipped: 'unrecognised' };
+  let kind = classifyDocument(parsed.document.value, file);
+  if (!kind) {
+    const miss = findNearMiss(parsed.document.value);
+    if (!miss) return { file, kind, diagnostics: [], skipped: 'unrecognised' };
+    // Heat's own environment check reports a wrong section, with a suggestion; other kinds stop here.
+    if (miss.kind !== 'heat-environment') {
+      return {
+        file,
+        kind: miss.kind,
+        diagnostics: [
+          parsed.document.diagnostic(
+            {
+              code: 'check/misspelt-key',
+              message: `The key '${miss.key}' is not ${miss.expected}, so this file was not checked as a ${KIND_LABELS[miss.kind]}.`,
+              path: toJsonPointer([miss.key]),
+              hint: `Did you mean ${miss.expected}?`,
+            },
+            { key: true },
+          ),
+        ],
+      };
+    }
+    kind = miss.kind;
+  }
   if (!isEnabled(kind, options.config)) return { file, kind, diagnostics: [], skipped: 'disabled' };
   const checker = options.checkers[kind];
   const diagnostics = [...parsed.document.warnings];
@@ -134,36 +159,70 @@ export async function checkText(
 }
 
 /**
+ * Whether a config's `ignore` patterns cover `absolutePath` (the file or a
+ * folder above it), relative to the config's folder. fast-glob lists what
+ * the patterns match once per config, so the patterns mean exactly what
+ * they mean to fast-glob.
+ */
+function createIgnoreMatcher(): (
+  absolutePath: string,
+  config: StackspecConfig,
+  baseDir: string,
+) => Promise<boolean> {
+  const matched = new Map<string, Promise<Set<string>>>();
+  return async (absolutePath, config, baseDir) => {
+    if (!config.ignore.length) return false;
+    const rel = relative(baseDir, absolutePath).split(sep).join('/');
+    if (!rel || rel.startsWith('../') || isAbsolute(rel)) return false;
+    const key = JSON.stringify([baseDir, config.ignore]);
+    let found = matched.get(key);
+    if (!found) {
+      found = fg([...config.ignore], {
+        cwd: baseDir,
+        dot: true,
+        onlyFiles: false,
+        followSymbolicLinks: false,
+        suppressErrors: true,
+        ignore: ALWAYS_IGNORED,
+      }).then((list) => new Set(list.map((p) => p.replace(/\/+$/, ''))));
+      matched.set(key, found);
+    }
+    const set = await found;
+    const parts = rel.split('/');
+    for (let i = parts.length; i > 0; i -= 1) if (set.has(parts.slice(0, i).join('/'))) return true;
+    return false;
+  };
+}
+
+// Walk problems that mean a path the user named was not checked: errors, so CI cannot pass by accident.
+function asWalkError(d: Diagnostic): Diagnostic {
+  if (d.code === 'fs/not-found') return { ...d, severity: 'error' };
+  if (d.code !== 'fs/unreadable') return d;
+  return { ...d, severity: 'error', hint: d.hint ?? unreadableHint(d.message) };
+}
+
+function unreadableHint(message: string): string {
+  return /permission|EACCES|EPERM/i.test(message)
+    ? 'Check the permissions: the user running stackspec must be able to read it (and list it, for a folder), or leave it out with ignore: in stackspec.config.yaml.'
+    : 'stackspec reads regular files and folders; leave this path out, or add it to ignore: in stackspec.config.yaml.';
+}
+
+/**
  * Walks the given files and folders, recognises each YAML/JSON file and
- * checks it with the right package. Never throws for a bad or unreadable
- * file: every problem is in the report.
+ * checks it with the right package. Each file is governed by its config
+ * (see {@link CheckPathsOptions.configFor}), whose `ignore` patterns,
+ * relative to that config's folder, leave it out. Never throws for a bad
+ * or unreadable file: every problem is in the report, and a path that does
+ * not exist or cannot be read is an error.
  */
 export async function checkPaths(paths: readonly string[], options: CheckPathsOptions): Promise<CheckReport> {
   const walked = await walkFiles(paths.length ? paths : ['.'], {
     cwd: options.cwd,
-    ignore: [...ALWAYS_IGNORED, ...options.config.ignore],
+    ignore: ALWAYS_IGNORED,
   });
-  let done = 0;
-  const files = await mapWithConcurrency(walked.files, options.concurrency ?? 16, async (file) => {
+  const isIgnored = createIgnoreMatcher();
+  const checkOne = async (file: string): Promise<CheckedFile | undefined> => {
     const absolutePath = isAbsolute(file) ? file : resolve(options.cwd, file);
-    let text: string;
-    try {
-      text = await readFile(absolutePath, 'utf8');
-    } catch (e) {
-      done += 1;
-      options.onProgress?.(done, walked.files.length, file);
-      return {
-        file,
-        kind: undefined,
-        diagnostics: [
-          createDiagnostic({
-            code: 'check/unreadable',
-            message: `The file cannot be read: ${describeError(e)}.`,
-            file,
-          }),
-        ],
-      } satisfies CheckedFile;
-    }
     let governing: { config: StackspecConfig; baseDir?: string } = {
       config: options.config,
       ...(options.baseDir ? { baseDir: options.baseDir } : {}),
@@ -172,8 +231,6 @@ export async function checkPaths(paths: readonly string[], options: CheckPathsOp
       try {
         governing = await options.configFor(absolutePath);
       } catch (e) {
-        done += 1;
-        options.onProgress?.(done, walked.files.length, file);
         const known = (e as { diagnostics?: Diagnostic[] }).diagnostics;
         return {
           file,
@@ -181,23 +238,39 @@ export async function checkPaths(paths: readonly string[], options: CheckPathsOp
           diagnostics: known?.length
             ? known
             : [createDiagnostic({ code: 'cli/bad-config', message: describeError(e), file })],
-        } satisfies CheckedFile;
+        };
       }
     }
-    const result = await checkText(text, file, {
+    if (await isIgnored(absolutePath, governing.config, governing.baseDir ?? options.cwd)) return undefined;
+    let text: string;
+    try {
+      text = await readFile(absolutePath, 'utf8');
+    } catch (e) {
+      const message = `The file cannot be read: ${describeError(e)}.`;
+      return {
+        file,
+        kind: undefined,
+        diagnostics: [
+          createDiagnostic({ code: 'check/unreadable', message, file, hint: unreadableHint(message) }),
+        ],
+      };
+    }
+    return checkText(text, file, {
       absolutePath,
       config: governing.config,
       ...(governing.baseDir ? { baseDir: governing.baseDir } : {}),
       checkers: options.checkers,
     });
+  };
+  let done = 0;
+  const results = await mapWithConcurrency(walked.files, options.concurrency ?? 16, async (file) => {
+    const result = await checkOne(file);
     done += 1;
     options.onProgress?.(done, walked.files.length, file);
     return result;
   });
-  // A path that does not exist is an error: in CI a mistyped path must not pass silently.
-  const walkDiagnostics = walked.diagnostics.map((d) =>
-    d.code === 'fs/not-found' ? { ...d, severity: 'error' as const } : d,
-  );
+  const files = results.filter((f): f is CheckedFile => f !== undefined);
+  const walkDiagnostics = walked.diagnostics.map(asWalkError);
   const all = [...walkDiagnostics, ...files.flatMap((f) => f.diagnostics)];
   const counts = countBySeverity(all);
   return {

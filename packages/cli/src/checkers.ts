@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { createDiagnostic, type Diagnostic, validateWithSchema } from '@stackspec/core';
+import { createDiagnostic, type Diagnostic, toJsonPointer, validateWithSchema } from '@stackspec/core';
 import { validateDeployTemplate } from '@stackspec/deploy-templates';
 import { type ValidationMode, validateFlavorFile } from '@stackspec/extra-spec-validators';
 import { resolveEnvironment, safeParseEnvironment, safeParseTemplate } from '@stackspec/heat-capabilities';
@@ -81,7 +81,7 @@ const checkHeatEnvironment: Checker = async ({ text, file, absolutePath, config,
           message: `'${entry.type}' maps to ${entry.target}, which does not exist.`,
           hint: 'Heat would fail to create any resource of this type.',
           file,
-          path: `/${path.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`,
+          path: toJsonPointer(path),
         }),
         ...(env.document?.locate(path, { key: true }) ?? {}),
       });

@@ -1,3 +1,5 @@
+import { suggest } from '@stackspec/core';
+
 /** The kinds of file `stackspec check` recognises. */
 export const ARTIFACT_KINDS = [
   'flavor',
@@ -83,5 +85,79 @@ export function classifyDocument(value: unknown, file: string): ArtifactKind | u
   }
   const keys = Object.keys(value);
   if (keys.length && keys.every((k) => ENVIRONMENT_SECTIONS.has(k))) return 'heat-environment';
+  return undefined;
+}
+
+/** A top-level key that looks like a misspelling of the key that marks a kind. */
+export interface NearMiss {
+  /** What the file would be with the key spelt right. */
+  kind: ArtifactKind;
+  /** The key as written. */
+  key: string;
+  /** The key it most likely stands for. */
+  expected: string;
+}
+
+// The key that marks each kind, and the shape its value has (checked before a near miss counts).
+const MARKERS: readonly {
+  key: string;
+  kind: ArtifactKind;
+  fits: (v: unknown, doc: Record<string, unknown>) => boolean;
+}[] = [
+  { key: 'heat_template_version', kind: 'heat-template', fits: () => true },
+  { key: 'validators', kind: 'image-spec', fits: (v) => Array.isArray(v) },
+  { key: 'driver_steps', kind: 'driver-steps', fits: (v) => Array.isArray(v) },
+  { key: 'extra_specs', kind: 'flavor', fits: (v) => isObject(v) },
+  {
+    key: 'flavors',
+    kind: 'flavor',
+    fits: (v) => Array.isArray(v) && v.length > 0 && v.every(looksLikeFlavor),
+  },
+  {
+    key: 'deploy_templates',
+    kind: 'deploy-template',
+    fits: (v) => Array.isArray(v) && v.length > 0 && v.every(looksLikeDeployTemplate),
+  },
+  {
+    key: 'steps',
+    kind: 'deploy-template',
+    fits: (v, doc) => Array.isArray(v) && typeof doc.name === 'string',
+  },
+  {
+    key: 'providers',
+    kind: 'placement-inventory',
+    fits: (v) =>
+      Array.isArray(v) && v.length > 0 && v.every((p) => isObject(p) && typeof p.name === 'string'),
+  },
+];
+
+/**
+ * For a document {@link classifyDocument} does not recognise: the top-level
+ * key that is most likely a misspelling of the key marking a kind
+ * (`extra_spec` for `extra_specs`, `resource_registy` for
+ * `resource_registry`), so that a typo does not hide a whole file. Only
+ * close spellings count (a few edits, ignoring case) whose value has the
+ * expected shape; an environment counts when every key is a section or
+ * close to one. Returns `undefined` when nothing is close.
+ */
+export function findNearMiss(value: unknown): NearMiss | undefined {
+  if (!isObject(value)) return undefined;
+  const keys = Object.keys(value);
+  for (const key of keys) {
+    for (const m of MARKERS) {
+      if (m.key in value) continue;
+      if (suggest(key, [m.key])[0] === m.key && m.fits(value[key], value)) {
+        return { kind: m.kind, key, expected: m.key };
+      }
+    }
+  }
+  const sections = [...ENVIRONMENT_SECTIONS];
+  const misses = keys
+    .filter((k) => !ENVIRONMENT_SECTIONS.has(k))
+    .map((k) => ({ key: k, expected: suggest(k, sections)[0] }));
+  const first = misses[0];
+  if (first?.expected && misses.every((m) => m.expected)) {
+    return { kind: 'heat-environment', key: first.key, expected: first.expected };
+  }
   return undefined;
 }

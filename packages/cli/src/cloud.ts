@@ -44,8 +44,16 @@ export interface Cloud {
   inventory?: { file: string; store: ProviderStore; aggregates: AggregateInfo[] };
   templates: (DeployTemplateInput & { file: string })[];
   driverSteps?: { file: string; steps: DriverStep[] };
-  /** Problems met while reading (unreadable or invalid files). */
+  /** Problems met while reading (unreadable or invalid files, several inventories). */
   diagnostics: Diagnostic[];
+  /** Files recognised as one of the kinds above but left out because they are invalid. */
+  rejected: { file: string; kind: 'placement-inventory' | 'deploy-template' | 'driver-steps' }[];
+}
+
+/** Options for {@link loadCloud}. */
+export interface LoadCloudOptions {
+  /** This Placement inventory file, instead of any found under the paths. */
+  inventory?: string;
 }
 
 const ArgInfoSchema = z
@@ -116,17 +124,50 @@ function templatesOf(value: unknown): unknown[] {
 
 /**
  * Reads every flavor, deploy template, Placement inventory and driver steps
- * file under `paths`. Invalid files are reported in `diagnostics` and left
- * out; nothing throws for bad input.
+ * file under `paths` (default `.`; none when only `options.inventory` is
+ * given). Invalid files are reported in `diagnostics` and left
+ * out (and listed in `rejected`); nothing throws for bad input. One
+ * inventory and one driver steps file are used: the first by path, or the
+ * inventory named in `options.inventory`; others found are warnings
+ * (`cloud/several-inventories`, `cloud/several-driver-steps`).
  */
-export async function loadCloud(paths: readonly string[], cwd: string): Promise<Cloud> {
-  const walked = await walkFiles(paths.length ? paths : ['.'], {
-    cwd,
-    ignore: ['**/node_modules/**', '**/.git/**', '**/*.j2.yaml'],
-  });
-  const cloud: Cloud = { flavors: [], templates: [], diagnostics: [...walked.diagnostics] };
-  for (const file of walked.files) {
+export async function loadCloud(
+  paths: readonly string[],
+  cwd: string,
+  options: LoadCloudOptions = {},
+): Promise<Cloud> {
+  const ignore = ['**/node_modules/**', '**/.git/**', '**/*.j2.yaml'];
+  // No paths: the working directory, unless an inventory alone was asked for.
+  const walked =
+    paths.length || !options.inventory
+      ? await walkFiles(paths.length ? paths : ['.'], { cwd, ignore })
+      : { files: [], diagnostics: [] };
+  const cloud: Cloud = { flavors: [], templates: [], diagnostics: [...walked.diagnostics], rejected: [] };
+  const explicit = options.inventory;
+  let files = walked.files;
+  if (explicit) {
+    const named = await walkFiles([explicit], { cwd, recursive: false });
+    // The inventory was asked for by name: not finding it is an error.
+    cloud.diagnostics.push(...named.diagnostics.map((d) => ({ ...d, severity: 'error' as const })));
+    if (named.files.length) files = [explicit, ...files];
+    else cloud.rejected.push({ file: explicit, kind: 'placement-inventory' });
+  }
+  const extra = (code: string, what: string, used: string, file: string) =>
+    cloud.diagnostics.push(
+      createDiagnostic({
+        code,
+        severity: 'warning',
+        message: `${used} is the ${what} used; this one is left out.`,
+        file,
+        hint: `Keep one ${what} under the paths given${code === 'cloud/several-inventories' ? ', or name it with --inventory FILE' : ''}.`,
+      }),
+    );
+  for (const [i, file] of files.entries()) {
+    const isExplicit = explicit !== undefined && i === 0 && file === explicit;
     const abs = isAbsolute(file) ? file : resolve(cwd, file);
+    const reject = () => {
+      if (isExplicit) cloud.rejected.push({ file, kind: 'placement-inventory' });
+    };
     let text: string;
     try {
       text = await readFile(abs, 'utf8');
@@ -138,31 +179,39 @@ export async function loadCloud(paths: readonly string[], cwd: string): Promise<
           file,
         }),
       );
+      reject();
       continue;
     }
     const parsed = safeParseDocument(text, { filename: file, duplicateKeys: 'warn' });
     if (!parsed.ok) {
       cloud.diagnostics.push(...parsed.diagnostics);
+      reject();
       continue;
     }
     const value = parsed.document.value;
     const isDriverSteps =
       (isObject(value) && 'driver_steps' in value) ||
       (/^driver[-_]steps\.(ya?ml|json)$/.test(basename(file)) && Array.isArray(value));
-    if (isDriverSteps) {
-      const r = validateWithSchema(
-        DriverStepsFileSchema,
-        Array.isArray(value) ? { driver_steps: value } : parsed.document,
-        {
-          area: 'driver-steps',
-          file,
-        },
-      );
-      if (r.ok) cloud.driverSteps = { file, steps: r.value.driver_steps as DriverStep[] };
-      else cloud.diagnostics.push(...r.diagnostics);
-      continue;
-    }
-    switch (classifyDocument(value, file)) {
+    const kind = isExplicit
+      ? 'placement-inventory'
+      : isDriverSteps
+        ? 'driver-steps'
+        : classifyDocument(value, file);
+    switch (kind) {
+      case 'driver-steps': {
+        const r = validateWithSchema(
+          DriverStepsFileSchema,
+          Array.isArray(value) ? { driver_steps: value } : parsed.document,
+          { area: 'driver-steps', file },
+        );
+        if (!r.ok) {
+          cloud.diagnostics.push(...r.diagnostics);
+          cloud.rejected.push({ file, kind });
+        } else if (cloud.driverSteps)
+          extra('cloud/several-driver-steps', 'driver steps file', cloud.driverSteps.file, file);
+        else cloud.driverSteps = { file, steps: r.value.driver_steps as DriverStep[] };
+        break;
+      }
       case 'flavor': {
         const read = readFlavors(text, file);
         cloud.flavors.push(...read.flavors);
@@ -170,22 +219,32 @@ export async function loadCloud(paths: readonly string[], cwd: string): Promise<
         break;
       }
       case 'placement-inventory': {
+        // An inventory among the paths gives way to the one named explicitly.
+        if (explicit && !isExplicit) break;
         const r = safeLoadInventory(text, { filename: file });
-        if (r.ok) {
+        if (!r.ok) {
+          cloud.diagnostics.push(...r.diagnostics);
+          cloud.rejected.push({ file, kind });
+        } else if (cloud.inventory)
+          extra('cloud/several-inventories', 'Placement inventory', cloud.inventory.file, file);
+        else {
           const aggregates = r.inventory.aggregates.map((a) => ({
             uuid: a.uuid,
             name: a.alias,
             metadata: a.metadata,
           }));
           cloud.inventory = { file, store: r.store, aggregates };
-        } else cloud.diagnostics.push(...r.diagnostics);
+        }
         break;
       }
       case 'deploy-template':
         for (const item of templatesOf(value)) {
           const r = validateDeployTemplate(item, { file });
           if (r.ok) cloud.templates.push({ ...r.value, file });
-          else cloud.diagnostics.push(...r.diagnostics.map((d) => ({ ...d, file })));
+          else {
+            cloud.diagnostics.push(...r.diagnostics.map((d) => ({ ...d, file })));
+            if (!cloud.rejected.some((x) => x.file === file)) cloud.rejected.push({ file, kind });
+          }
         }
         break;
       default:

@@ -1,8 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isStackspecError } from '@stackspec/core';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConfigResolver, defaultConfig, loadConfig } from './config.js';
+import { createConfigResolver, defaultConfig, loadConfig, loadConfigForFolder } from './config.js';
 
 let root: string;
 beforeAll(() => {
@@ -32,6 +34,35 @@ describe('loadConfig', () => {
     expect(loaded.file).toBeUndefined();
     expect(loaded.config).toEqual(defaultConfig());
     expect(loaded.config.extraSpecs.mode).toBe('strict');
+    expect(loaded.config.extraSpecs.discover).toBe(true);
+    expect(loaded.config.schedule).toEqual({ defaultForbiddenMemberPrefixes: [], isolateAggregates: false });
+  });
+
+  it('reads any file as a config or rejects it with our error, never a foreign one', async () => {
+    const file = join(root, 'fuzz.yaml');
+    const text = fc.oneof(
+      fc.string({ maxLength: 120 }),
+      fc.json(),
+      fc
+        .dictionary(
+          fc.constantFrom('ignore', 'extraSpecs', 'heat', 'schedule', 'imageSpecs', 'inventories', 'x'),
+          fc.jsonValue({ maxDepth: 2 }),
+        )
+        .map((v) => JSON.stringify(v)),
+    );
+    await fc.assert(
+      fc.asyncProperty(text, async (t) => {
+        writeFileSync(file, t);
+        try {
+          const loaded = await loadConfig(root, 'fuzz.yaml');
+          expect(loaded.file).toBe(file);
+        } catch (e) {
+          expect(isStackspecError(e)).toBe(true);
+          expect((e as { code: string }).code).toBe('cli/bad-config');
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('accepts an empty config file', async () => {
@@ -77,5 +108,14 @@ describe('createConfigResolver', () => {
     await expect(resolveConfig(join(root, 'broken/x.yaml'))).rejects.toMatchObject({
       code: 'cli/bad-config',
     });
+  });
+});
+
+describe('loadConfigForFolder', () => {
+  it('takes the config nearest to the folder, or the one given', async () => {
+    const near = await loadConfigForFolder(root, 'proj/sub');
+    expect(near.file).toBe(join(root, 'proj/stackspec.config.yaml'));
+    expect((await loadConfigForFolder(root, 'elsewhere')).file).toBeUndefined();
+    expect((await loadConfigForFolder(root, 'proj', 'empty.yaml')).file).toBe(join(root, 'empty.yaml'));
   });
 });

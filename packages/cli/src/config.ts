@@ -63,8 +63,13 @@ export const StackspecConfigSchema = z.strictObject({
       requiredMemberPrefix: z.string().min(1).optional(),
       /** The spec's `placement_req_default_forbidden_member_prefix` list, e.g. `[reservation:]`. */
       defaultForbiddenMemberPrefixes: z.array(z.string().min(1)).default([]),
+      /**
+       * Nova's `[scheduler]/enable_isolated_aggregate_filtering`: an aggregate
+       * with metadata `trait:T: required` only takes flavors that require T.
+       */
+      isolateAggregates: z.boolean().default(false),
     })
-    .default({ defaultForbiddenMemberPrefixes: [] }),
+    .default({ defaultForbiddenMemberPrefixes: [], isolateAggregates: false }),
 });
 export type StackspecConfig = z.infer<typeof StackspecConfigSchema>;
 
@@ -161,4 +166,18 @@ export function createConfigResolver(fallback: LoadedConfig): (file: string) => 
     return found;
   };
   return (file) => find(dirname(resolve(file)));
+}
+
+/**
+ * The config for commands that read one cloud folder (`schedule`, `serve`):
+ * `explicit` when given, otherwise the nearest config to `folder`, else the
+ * one found from `cwd` upwards.
+ */
+export async function loadConfigForFolder(
+  cwd: string,
+  folder: string,
+  explicit?: string,
+): Promise<LoadedConfig> {
+  const run = await loadConfig(cwd, explicit);
+  return explicit ? run : createConfigResolver(run)(resolve(cwd, folder, CONFIG_FILE_NAMES[0]));
 }

@@ -26,8 +26,10 @@ const registries = new Map<string, Promise<RegistryChoice>>();
  * dependencies declare. Loaded once per folder and settings.
  */
 export function registryFor(config: StackspecConfig, baseDir: string): Promise<RegistryChoice> {
-  const { plugins, release, discover } = config.extraSpecs;
-  if (!plugins.length && !(discover && existsSync(join(baseDir, 'package.json')))) {
+  const { plugins, release } = config.extraSpecs;
+  // Discovery reads the config folder's package.json; without one there is nothing to discover.
+  const discover = config.extraSpecs.discover && existsSync(join(baseDir, 'package.json'));
+  if (!plugins.length && !discover) {
     return Promise.resolve({ pending: [] });
   }
   const key = JSON.stringify([baseDir, plugins, release ?? null, discover]);

@@ -14,14 +14,18 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-async function run(args: string[], env: Record<string, string> = {}) {
+async function run(
+  args: string[],
+  env: Record<string, string> = { NO_COLOR: '1' },
+  streams: { tty?: boolean; cwd?: string } = {},
+) {
   const out: string[] = [];
   const err: string[] = [];
   const io: CliIO = {
-    stdout: { write: (s: string) => out.push(s) },
-    stderr: { write: (s: string) => err.push(s) },
-    env: { NO_COLOR: '1', ...env },
-    cwd: root,
+    stdout: { write: (s: string) => out.push(s), isTTY: streams.tty === true },
+    stderr: { write: (s: string) => err.push(s), isTTY: streams.tty === true },
+    env,
+    cwd: streams.cwd ?? root,
   };
   const code = await runCli(() => runStackspec(args, io), io);
   return { code, out: out.join(''), err: err.join('') };
@@ -162,9 +166,115 @@ describe('stackspec check', () => {
     expect((await run(['check', '--config', 'nope.yaml'])).code).toBe(2);
   });
 
-  it('honours NO_COLOR and plain pipes', async () => {
-    const r = await run(['check', 'bad']);
-    expect(r.out).not.toContain('\u001b[');
+  it('colours on a terminal or with FORCE_COLOR, never with NO_COLOR or --no-color', async () => {
+    const ESC = '\u001b[';
+    expect((await run(['check', 'bad'], {}, { tty: true })).out).toContain(ESC);
+    expect((await run(['check', 'bad'], { FORCE_COLOR: '1' })).out).toContain(ESC);
+    expect((await run(['check', 'bad'], {})).out).not.toContain(ESC);
+    expect(
+      (await run(['check', 'bad'], { NO_COLOR: '1', FORCE_COLOR: '1' }, { tty: true })).out,
+    ).not.toContain(ESC);
+    expect(
+      (await run(['check', 'bad', '--no-color'], { FORCE_COLOR: '1' }, { tty: true })).out,
+    ).not.toContain(ESC);
+  });
+
+  it('leaves warnings out with --quiet', async () => {
+    writeFileSync(join(root, 'warn-only.yaml'), 'name: x\nextra_specs:\n  hw:cpu_polcy: dedicated\n');
+    const loud = await run(['check', 'warn-only.yaml', 'bad/broken.yaml', '--mode', 'permissive']);
+    expect(loud.out).toContain('warn-only.yaml:3:3  warning');
+    const quiet = await run(['check', 'warn-only.yaml', 'bad/broken.yaml', '--mode', 'permissive', '-q']);
+    expect(quiet.code).toBe(1);
+    expect(quiet.out).not.toContain('warning  ');
+    expect(quiet.out).toContain('bad/broken.yaml');
+  });
+
+  it('draws a progress line on a terminal for 50 files or more, and not in CI or for JSON', async () => {
+    mkdirSync(join(root, 'many'), { recursive: true });
+    for (let i = 0; i < 50; i += 1)
+      writeFileSync(join(root, `many/f${i}.yaml`), `name: m${i}\nextra_specs: {}\n`);
+    expect((await run(['check', 'many'], { NO_COLOR: '1' }, { tty: true })).err).toContain('checking ');
+    expect((await run(['check', 'many'], { NO_COLOR: '1', CI: 'true' }, { tty: true })).err).toBe('');
+    expect((await run(['check', 'many', '--format', 'json'], { NO_COLOR: '1' }, { tty: true })).err).toBe('');
+    expect((await run(['check', 'many'], { NO_COLOR: '1' })).err).toBe('');
+    expect((await run(['check', 'good'], { NO_COLOR: '1' }, { tty: true })).err).toBe('');
+  });
+});
+
+describe('stackspec check: config options', () => {
+  const project = (name: string, files: Record<string, string>) => {
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(join(root, name, file, '..'), { recursive: true });
+      writeFileSync(join(root, name, file), text);
+    }
+  };
+  const ENV =
+    'resource_registry:\n  OS::Gone: gone.yaml\n  OS::Tht: /usr/share/openstack-tripleo-heat-templates/deployment/x.yaml\n';
+
+  it('turns one kind of file off with enabled: false', async () => {
+    project('off', {
+      'stackspec.config.yaml': 'deployTemplates:\n  enabled: false\n',
+      'raid.yaml': 'name: CUSTOM_X\nsteps: [{interface: raid}]\n',
+    });
+    const r = await run(['check', 'off', '--verbose']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('off/raid.yaml: deploy template, disabled in config');
+  });
+
+  it('reads absolute registry paths from the checkout with heat.pathMap, and stops path checks with checkPaths: false', async () => {
+    project('tht', {
+      'env.yaml': ENV,
+      'deployment/x.yaml': 'heat_template_version: wallaby\nresources: {}\n',
+    });
+    const plain = await run(['check', 'tht/env.yaml']);
+    expect(plain.out).toContain("'OS::Tht' maps to");
+    expect(plain.out).toContain("'OS::Gone' maps to gone.yaml");
+    writeFileSync(
+      join(root, 'tht/stackspec.config.yaml'),
+      'heat:\n  pathMap:\n    /usr/share/openstack-tripleo-heat-templates/: .\n',
+    );
+    const mapped = await run(['check', 'tht/env.yaml']);
+    expect(mapped.out).not.toContain("'OS::Tht' maps to");
+    expect(mapped.out).toContain("'OS::Gone' maps to gone.yaml");
+    writeFileSync(join(root, 'tht/stackspec.config.yaml'), 'heat:\n  checkPaths: false\n');
+    const unchecked = await run(['check', 'tht/env.yaml']);
+    expect(unchecked.out).not.toContain('maps to');
+    expect(unchecked.code).toBe(0);
+  });
+
+  it('looks image spec scripts up in imageSpecs.resourceRoots', async () => {
+    project('img', {
+      'specs/image.yaml': 'validators:\n  - script: common/setup.sh\n',
+      'scripts/common/setup.sh': '#!/bin/sh\ntrue\n',
+    });
+    const beside = await run(['check', 'img']);
+    expect(beside.code).toBe(1);
+    expect(beside.out).toContain('common/setup.sh');
+    writeFileSync(join(root, 'img/stackspec.config.yaml'), 'imageSpecs:\n  resourceRoots: [scripts]\n');
+    expect((await run(['check', 'img'])).code).toBe(0);
+  });
+
+  it("discovers extra spec plugins among the config folder's dependencies unless discover is off", async () => {
+    project('disc', {
+      'package.json': JSON.stringify({ name: 'disc', dependencies: { 'acme-filters': '1.0.0' } }),
+      'node_modules/acme-filters/package.json': JSON.stringify({
+        name: 'acme-filters',
+        version: '1.0.0',
+        type: 'module',
+        stackspec: { extraSpecValidators: './validators.js' },
+      }),
+      'node_modules/acme-filters/validators.js':
+        "export const extraSpecs = [{ name: 'acme:slices', description: 'GPU slices.', value: { type: 'int', min: 1 } }];\n",
+      'flavors.yaml': 'name: g1\nextra_specs:\n  acme:slices: "2"\n',
+      // Discovery reads the package.json beside the config that governs the files.
+      'stackspec.config.yaml': 'extraSpecs:\n  mode: strict\n',
+    });
+    const found = await run(['check', 'disc']);
+    expect(found.out).toContain('✔ no problems');
+    writeFileSync(join(root, 'disc/stackspec.config.yaml'), 'extraSpecs:\n  discover: false\n');
+    const off = await run(['check', 'disc']);
+    expect(off.code).toBe(1);
+    expect(off.out).toContain("'acme:slices' is not a known extra spec");
   });
 });
 

@@ -1,14 +1,22 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { createColors } from '@stackspec/core/cli';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cloud, loadCloud } from './cloud.js';
-import { schedule } from './schedule.js';
+import { formatScheduleText } from './commands/schedule.js';
+import { type ScheduleInput, schedule } from './schedule.js';
 
 let cloud: Cloud;
+let scratch: string;
 beforeAll(async () => {
   cloud = await loadCloud(['cloud'], join(__dirname, 'fixtures'));
+  scratch = mkdtempSync(join(tmpdir(), 'stackspec-cloud-'));
 });
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function run(flavor: string, extra: { node?: string } = {}) {
+function run(flavor: string, extra: Partial<ScheduleInput> = {}) {
   const f = cloud.flavors.find((x) => x.name === flavor);
   if (!f || !cloud.inventory) throw new Error('fixture cloud incomplete');
   return schedule({
@@ -36,10 +44,109 @@ describe('loadCloud', () => {
     expect(cloud.diagnostics).toEqual([]);
   });
 
-  it('reports invalid files instead of throwing', async () => {
+  it('reports invalid files instead of throwing, and lists the ones it left out', async () => {
     const broken = await loadCloud(['bad'], join(__dirname, 'fixtures'));
     expect(broken.diagnostics.length).toBeGreaterThan(0);
     expect(broken.diagnostics.some((d) => d.code === 'yaml/syntax')).toBe(true);
+    expect(broken.rejected).toContainEqual({ file: 'bad/inventory.yaml', kind: 'placement-inventory' });
+    expect(broken.inventory).toBeUndefined();
+  });
+
+  it('uses the first inventory and driver steps file by path and warns about the others', async () => {
+    const dir = join(scratch, 'several');
+    cpSync(join(__dirname, 'fixtures/cloud'), dir, { recursive: true });
+    cpSync(join(dir, 'inventory.yaml'), join(dir, 'z-inventory.yaml'));
+    cpSync(join(dir, 'driver-steps.yaml'), join(dir, 'z-steps.yaml'));
+    const r = await loadCloud(['several'], scratch);
+    expect(r.inventory?.file).toBe('several/inventory.yaml');
+    expect(r.driverSteps?.file).toBe('several/driver-steps.yaml');
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'cloud/several-inventories',
+        severity: 'warning',
+        file: 'several/z-inventory.yaml',
+        message: 'several/inventory.yaml is the Placement inventory used; this one is left out.',
+      }),
+      expect.objectContaining({
+        code: 'cloud/several-driver-steps',
+        severity: 'warning',
+        file: 'several/z-steps.yaml',
+      }),
+    ]);
+  });
+
+  it('takes an inventory named explicitly over those among the paths, or alone', async () => {
+    const explicit = await loadCloud(['cloud'], join(__dirname, 'fixtures'), {
+      inventory: 'good/inventory.yaml',
+    });
+    expect(explicit.inventory?.file).toBe('good/inventory.yaml');
+    expect(explicit.diagnostics).toEqual([]);
+    expect(explicit.flavors).toHaveLength(5);
+    const alone = await loadCloud([], join(__dirname, 'fixtures'), { inventory: 'cloud/inventory.yaml' });
+    expect(alone).toMatchObject({ flavors: [], templates: [], inventory: { file: 'cloud/inventory.yaml' } });
+  });
+
+  it('says why an explicit inventory cannot be used', async () => {
+    const fixtures = join(__dirname, 'fixtures');
+    const missing = await loadCloud([], fixtures, { inventory: 'nope.yaml' });
+    expect(missing.diagnostics).toEqual([
+      expect.objectContaining({ code: 'fs/not-found', severity: 'error' }),
+    ]);
+    expect(missing.rejected).toEqual([{ file: 'nope.yaml', kind: 'placement-inventory' }]);
+    // Named explicitly, a file is read as an inventory whatever it looks like.
+    const notOne = await loadCloud([], fixtures, { inventory: 'good/notes.yaml' });
+    expect(notOne.rejected).toEqual([{ file: 'good/notes.yaml', kind: 'placement-inventory' }]);
+    expect(notOne.diagnostics[0]).toMatchObject({ file: 'good/notes.yaml', severity: 'error' });
+    const broken = await loadCloud([], fixtures, { inventory: 'bad/broken.yaml' });
+    expect(broken.diagnostics[0]).toMatchObject({ code: 'yaml/syntax', file: 'bad/broken.yaml' });
+    expect(broken.rejected).toHaveLength(1);
+  });
+
+  it('reports a driver steps file of the wrong shape at its line', async () => {
+    mkdirSync(join(scratch, 'steps'), { recursive: true });
+    writeFileSync(
+      join(scratch, 'steps/driver-steps.yaml'),
+      'driver_steps:\n  - { interface: deploy, step: deploy, priority: high }\n',
+    );
+    const r = await loadCloud(['steps'], scratch);
+    expect(r.driverSteps).toBeUndefined();
+    expect(r.rejected).toEqual([{ file: 'steps/driver-steps.yaml', kind: 'driver-steps' }]);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        file: 'steps/driver-steps.yaml',
+        path: '/driver_steps/0/priority',
+        line: 2,
+        severity: 'error',
+      }),
+    ]);
+  });
+
+  it('never throws, whatever the files hold', async () => {
+    const dir = join(scratch, 'fuzz');
+    const text = fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc.json().map((j) => j),
+      fc.constantFrom(
+        'providers: [{name: x, inventories: {VCPU: -1}}]',
+        'driver_steps: 3',
+        'flavors: {}',
+        'name: X\nsteps: [{}]',
+        '- name: a\n  extra_specs: []',
+        'deploy_templates: [{name: CUSTOM_A, steps: 1}]',
+        '&a [*a]',
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { minLength: 1, maxLength: 4 }), async (texts) => {
+        rmSync(dir, { recursive: true, force: true });
+        mkdirSync(dir);
+        for (const [i, t] of texts.entries()) writeFileSync(join(dir, `f${i}.yaml`), t);
+        const r = await loadCloud(['fuzz'], scratch);
+        expect(Array.isArray(r.diagnostics)).toBe(true);
+        for (const d of r.diagnostics) expect(d.code).toMatch(/^[a-z-]+\//);
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 
@@ -85,6 +192,18 @@ describe('schedule', () => {
     });
   });
 
+  it("keeps flavors off an isolated aggregate unless they require its trait (Nova's isolated aggregate filtering)", () => {
+    const agg = {
+      uuid: '6f0a7e2c-5d1b-4c8a-9b0e-000000000001',
+      metadata: { 'trait:CUSTOM_RAID_MIRROR': 'required' },
+    };
+    // No provider is in the aggregate here: the request is what changes.
+    const plain = run('vm.small', { aggregates: [agg], isolateAggregates: true });
+    expect(plain.query).toContain(`member_of=!${agg.uuid}`);
+    expect(run('vm.small', { aggregates: [agg] }).query).not.toContain('member_of');
+    expect(run('bm.mirror', { aggregates: [agg], isolateAggregates: true }).query).not.toContain('member_of');
+  });
+
   it('stops when no node has the required traits', () => {
     expect(run('bm.gpu')).toMatchObject({ ok: false, stage: 'candidates', candidates: [] });
   });
@@ -94,5 +213,54 @@ describe('schedule', () => {
     expect(r).toMatchObject({ ok: false, stage: 'deploy-steps', node: { name: 'node-b' } });
     expect(r.planError?.reason).toContain('CUSTOM_FIRMWARE');
     expect(r.planError?.reason).toContain('node does not support this deploy step');
+  });
+});
+
+describe('formatScheduleText', () => {
+  const plain = createColors({ force: false });
+  const text = (flavor: string, extra: Partial<ScheduleInput> = {}) =>
+    formatScheduleText(run(flavor, extra), flavor, plain);
+
+  it('prints every stage of a bare-metal walk, the chosen node marked', () => {
+    const out = text('bm.mirror');
+    expect(out.split('\n')).toEqual([
+      '1. Flavor bm.mirror: extra specs',
+      '✔ extra specs are valid',
+      '',
+      '2. Placement request',
+      'GET /allocation_candidates?resources=CUSTOM_BAREMETAL:1&required=CUSTOM_RAID_MIRROR',
+      '',
+      '3. Allocation candidates',
+      '  → node-a  node-a: CUSTOM_BAREMETAL=1',
+      '    node-b  node-b: CUSTOM_BAREMETAL=1',
+      '',
+      `4. Node node-a (${run('bm.mirror').node?.uuid})`,
+      '  instance traits: CUSTOM_RAID_MIRROR',
+      '  node traits:     CUSTOM_RAID_MIRROR',
+      '',
+      '5. Deploy steps',
+      '  matching deploy templates: CUSTOM_RAID_MIRROR',
+      '   1. deploy.deploy                    priority 100  (driver)',
+      expect.stringMatching(
+        /^ {3}2\. raid\.create_configuration +priority {2}10 {2}\(template CUSTOM_RAID_MIRROR\) {2}\{"logical_disks"/,
+      ),
+    ]);
+  });
+
+  it('stops the text where the walk stopped, saying why', () => {
+    expect(text('bm.typo')).toMatch(/✖ 1 invalid extra spec\(s\)\ncloud\/cloud\.yaml:17:33 {2}error/);
+    expect(text('bm.typo')).not.toContain('2. Placement request');
+    expect(text('bm.gpu')).toMatch(/3\. Allocation candidates\n✖ no compute node can host this flavor$/);
+    expect(text('bm.mirror', { node: 'node-z' })).toMatch(
+      /✖ the requested node is not among the candidates$/,
+    );
+    expect(text('bm.broken-plan')).toMatch(/5\. Deploy steps\n✖ .*node does not support this deploy step/);
+    expect(text('vm.small')).toMatch(/5\. Deploy steps\n {2}not a bare-metal flavor/);
+  });
+
+  it('colours only when asked', () => {
+    expect(formatScheduleText(run('bm.mirror'), 'bm.mirror', createColors({ force: true }))).toContain(
+      '\u001b[',
+    );
   });
 });

@@ -38,6 +38,8 @@ export interface ScheduleInput {
   requiredMemberPrefix?: string;
   /** The spec's default-forbidden prefixes (e.g. `['reservation:']`). */
   defaultForbiddenMemberPrefixes?: readonly string[];
+  /** Keep flavors off aggregates whose `trait:T: required` metadata they do not require (Nova's isolated aggregate filtering). */
+  isolateAggregates?: boolean;
   /** Pick this node (by name or uuid) among the candidates instead of the first. */
   node?: string;
 }
@@ -133,6 +135,7 @@ export function schedule(input: ScheduleInput): ScheduleResult {
         ...(input.defaultForbiddenMemberPrefixes
           ? { defaultForbiddenMemberPrefixes: input.defaultForbiddenMemberPrefixes }
           : {}),
+        ...(input.isolateAggregates ? { isolateAggregates: true } : {}),
       },
     );
     request = built.request;

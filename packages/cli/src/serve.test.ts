@@ -1,8 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CliIO } from '@stackspec/core/cli';
 import { runCli } from '@stackspec/core/cli';
+import { createPgliteStore, type DeployTemplateStore } from '@stackspec/deploy-templates';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryIO } from '../../../test-support/cli.js';
+import { createStackspecApp } from './app.js';
 import { type StackspecServer, serveStackspec } from './commands/serve.js';
 import { runStackspec } from './program.js';
 
@@ -89,7 +93,7 @@ describe('serveStackspec', () => {
     const local = await serveStackspec({
       port: 0,
       log: (l) => lines.push(l),
-      cloud: { flavors: [flavor], templates: [], diagnostics: [] },
+      cloud: { flavors: [flavor], templates: [] },
     });
     try {
       const post = (id: string, key: string, validation?: string) =>
@@ -117,7 +121,113 @@ describe('serveStackspec', () => {
   });
 });
 
+describe('createStackspecApp', () => {
+  it('answers 503 degraded when the deploy template store does not answer', async () => {
+    const real = createPgliteStore();
+    const failing: DeployTemplateStore = {
+      ...real,
+      list: () => Promise.reject(new Error('connection refused')),
+    };
+    try {
+      const app = createStackspecApp({ publicUrl: 'http://x', deployTemplates: failing });
+      const r = await app(new Request('http://x/healthz'));
+      expect(r.status).toBe(503);
+      expect(await r.json()).toMatchObject({
+        status: 'degraded',
+        checks: { baremetal: 'unavailable', placement: 'ok' },
+      });
+    } finally {
+      await real.close();
+    }
+  });
+});
+
+/** Runs `stackspec serve ARGS`, calls `use` once it listens, then stops it. */
+async function serveWith(args: string[], cwd: string, use: (url: string) => Promise<void> = async () => {}) {
+  const io = memoryIO({ cwd, env: { NO_COLOR: '1' } });
+  let failure: unknown;
+  const code = await runCli(
+    () =>
+      runStackspec(['serve', '--port', '0', ...args], io, {
+        onServeStarted: (s) => {
+          void use(s.url)
+            .catch((e: unknown) => {
+              failure = e;
+            })
+            .finally(() => s.close());
+        },
+      }),
+    io,
+  );
+  if (failure) throw failure;
+  return { code, out: io.out(), err: io.err() };
+}
+
 describe('stackspec serve', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'stackspec-serve-'));
+    writeFileSync(join(dir, 'flavors.yaml'), 'name: m1\nextra_specs: {}\n');
+    writeFileSync(
+      join(dir, 'plugin.mjs'),
+      "export const extraSpecs = [{ name: 'reservation', description: 'Lease.', value: { type: 'str' } }];\n",
+    );
+    writeFileSync(join(dir, 'with-plugin.yaml'), 'extraSpecs:\n  plugins: [./plugin.mjs]\n');
+    writeFileSync(join(dir, 'zed.yaml'), 'extraSpecs:\n  release: zed\n');
+    writeFileSync(
+      join(dir, 'broken-inventory.yaml'),
+      'providers:\n  - name: cn1\n    inventories: { VCPU: -1 }\n',
+    );
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const post = (url: string, key: string, value = 'r1') =>
+    fetch(`${url}/compute/v2.1/flavors/m1/os-extra_specs`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'OpenStack-API-Version': 'compute 2.86' },
+      body: JSON.stringify({ extra_specs: { [key]: value } }),
+    });
+
+  it("validates /compute against the config's plugins and release", async () => {
+    const statuses: number[] = [];
+    const plain = await serveWith(['flavors.yaml'], dir, async (url) => {
+      statuses.push((await post(url, 'reservation')).status);
+      statuses.push((await post(url, 'hw:virtio_packed_ring', 'true')).status);
+    });
+    expect(plain.code).toBe(0);
+    await serveWith(['flavors.yaml', '--config', 'with-plugin.yaml'], dir, async (url) => {
+      statuses.push((await post(url, 'reservation')).status);
+    });
+    // hw:virtio_packed_ring came in 2024.1 (caracal): the catalog of zed does not know it.
+    await serveWith(['flavors.yaml', '--config', 'zed.yaml'], dir, async (url) => {
+      statuses.push((await post(url, 'hw:virtio_packed_ring', 'true')).status);
+    });
+    expect(statuses).toEqual([400, 200, 200, 400]);
+  });
+
+  it('refuses a missing or broken inventory as bad usage, saying which file', async () => {
+    const missing = await serveWith(['--inventory', 'nope.yaml'], dir);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('nope.yaml  error  No such file or directory.  (fs/not-found)');
+    expect(missing.err).toContain('error: The Placement inventory nope.yaml cannot be used');
+    expect(missing.err).not.toContain('bug');
+    const broken = await serveWith(['--inventory', 'broken-inventory.yaml'], dir);
+    expect(broken.code).toBe(2);
+    expect(broken.err).toMatch(/broken-inventory\.yaml:3:\d+ {2}error/);
+  });
+
+  it('says a port in use is taken, with a hint, instead of calling it a bug', async () => {
+    const taken = await serveStackspec({ port: 0 });
+    try {
+      const r = await serveWith(['--port', String(new URL(taken.url).port)], dir);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`error: Port ${new URL(taken.url).port} on 127.0.0.1 is already in use.`);
+      expect(r.err).toContain('hint: Pick another --port, or --port 0 for a free one.');
+    } finally {
+      await taken.close();
+    }
+  });
+
   it('starts, prints its URLs and stops cleanly when closed', async () => {
     const out: string[] = [];
     const io: CliIO = {

@@ -1,2 +1,4 @@
-/** The version of `@stackspec/cli`, written into SARIF logs and `--version`. */
-export const VERSION = '0.1.0';
+import pkg from '../package.json' with { type: 'json' };
+
+/** The version of `@stackspec/cli`, from its package.json; written into SARIF logs, `--version` and `/healthz`. */
+export const VERSION: string = pkg.version;

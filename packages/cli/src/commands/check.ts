@@ -69,7 +69,10 @@ export function addCheckCommand(
       const config = override(loaded.config);
       // An explicit --config governs everything; otherwise each file's nearest config does.
       const nearest = opts.config ? undefined : createConfigResolver(loaded);
-      const progress = createProgress(io.stderr, opts.format === 'text' ? {} : { enabled: false });
+      // A progress line only on a terminal, outside CI, and never mixed into machine-readable output.
+      const progress = createProgress(io.stderr, {
+        enabled: opts.format === 'text' && io.stderr.isTTY === true && !io.env.CI,
+      });
       const report = await checkPaths(paths, {
         cwd: io.cwd,
         config,

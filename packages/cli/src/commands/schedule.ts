@@ -1,15 +1,16 @@
-import { resolve } from 'node:path';
 import { didYouMean, suggest } from '@stackspec/core';
 import { type CliIO, type Colors, createColors, EXIT, formatDiagnostics, usage } from '@stackspec/core/cli';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { loadCloud } from '../cloud.js';
-import { createConfigResolver, loadConfig } from '../config.js';
+import { loadConfigForFolder } from '../config.js';
 import { registryFor } from '../extra-spec-registry.js';
 import { type ScheduleResult, schedule } from '../schedule.js';
 
 interface ScheduleOptions {
   flavor: string;
+  inventory?: string;
+  isolateAggregates?: boolean;
   node?: string;
   format: 'text' | 'json';
   config?: string;
@@ -18,6 +19,10 @@ interface ScheduleOptions {
   requiredMemberPrefix?: string;
   defaultForbiddenPrefix?: string[];
   color?: boolean;
+}
+
+function where(paths: readonly string[]): string {
+  return paths.length === 1 && paths[0] === '.' ? 'the current folder' : paths.join(', ');
 }
 
 function args(a: Record<string, unknown>): string {
@@ -106,6 +111,7 @@ export function addScheduleCommand(program: Command, io: CliIO, setExit: (code: 
       ['.'],
     )
     .requiredOption('--flavor <name>', 'the flavor to schedule')
+    .option('--inventory <file>', 'the Placement inventory (default: the one found among PATHS)')
     .option('--node <name>', 'pick this node among the candidates (default: the first by name)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option(
@@ -130,36 +136,46 @@ export function addScheduleCommand(program: Command, io: CliIO, setExit: (code: 
       'aggregate metadata prefix kept off unless the flavor asks for it (repeatable)',
       (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
     )
+    .option(
+      '--isolate-aggregates',
+      "keep flavors off aggregates whose trait:T=required metadata they do not require (Nova's enable_isolated_aggregate_filtering; also schedule.isolateAggregates in the config)",
+    )
+    .option('--no-isolate-aggregates', 'turn isolated aggregate filtering off whatever the config says')
     .option('--no-color', 'never colour the output')
     .action(async (paths: string[], opts: ScheduleOptions) => {
-      const runConfig = await loadConfig(io.cwd, opts.config);
-      // Without --config, the config nearest to the cloud folder applies.
-      const loaded = opts.config
-        ? runConfig
-        : await createConfigResolver(runConfig)(resolve(io.cwd, paths[0] ?? '.', 'stackspec.config.yaml'));
-      const cloud = await loadCloud(paths, io.cwd);
+      const loaded = await loadConfigForFolder(io.cwd, paths[0] ?? '.', opts.config);
+      const cloud = await loadCloud(paths, io.cwd, opts.inventory ? { inventory: opts.inventory } : {});
       const c = createColors({
         stream: io.stdout,
         env: io.env,
         ...(opts.color === false ? { force: false } : {}),
       });
-      if (cloud.diagnostics.some((d) => d.severity === 'error')) {
+      if (cloud.diagnostics.length) {
         io.stderr.write(`${formatDiagnostics(cloud.diagnostics, { colors: c })}\n`);
       }
       const flavor = cloud.flavors.find((f) => f.name === opts.flavor);
       if (!flavor) {
         const names = cloud.flavors.map((f) => f.name);
         usage(
-          `No flavor named ${opts.flavor} was found in ${paths.join(', ')}.`,
+          `No flavor named ${opts.flavor} was found in ${where(paths)}.`,
           didYouMean(suggest(opts.flavor, names)) ??
             (names.length ? `Flavors found: ${names.join(', ')}.` : 'No flavor files were found.'),
         );
       }
-      if (!cloud.inventory)
+      if (!cloud.inventory) {
+        const rejected = cloud.rejected.find((r) => r.kind === 'placement-inventory');
+        if (rejected)
+          usage(
+            `The Placement inventory ${rejected.file} cannot be used; its problems are listed above.`,
+            'Fix them (stackspec check shows them all), or name another file with --inventory.',
+          );
         usage(
-          `No Placement inventory file was found in ${paths.join(', ')}.`,
-          'Add a file with a providers list.',
+          `No Placement inventory file was found in ${where(paths)}.`,
+          cloud.diagnostics.some((d) => d.severity === 'error')
+            ? 'Some files could not be read (listed above); if one of them is the inventory, fix it, or name one with --inventory FILE.'
+            : 'Add a file with a providers list, or name one with --inventory FILE.',
         );
+      }
       const config = structuredClone(loaded.config);
       if (opts.release) config.extraSpecs.release = opts.release;
       const choice = await registryFor(config, loaded.baseDir);
@@ -182,9 +198,16 @@ export function addScheduleCommand(program: Command, io: CliIO, setExit: (code: 
           : {}),
         defaultForbiddenMemberPrefixes:
           opts.defaultForbiddenPrefix ?? config.schedule.defaultForbiddenMemberPrefixes,
+        isolateAggregates: opts.isolateAggregates ?? config.schedule.isolateAggregates,
       });
       if (opts.format === 'json') io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else io.stdout.write(`${formatScheduleText(result, flavor.name, c)}\n`);
+      if (result.bareMetal && !cloud.driverSteps) {
+        io.stderr.write(
+          `${c.yellow('warning:')} No driver deploy steps file was found in ${where(paths)}.\n` +
+            `${c.dim('hint:')} Ironic merges the deploy templates with the deploy steps the node's driver offers; add a file with a driver_steps list.\n`,
+        );
+      }
       setExit(result.ok ? EXIT.ok : EXIT.findings);
     });
 }

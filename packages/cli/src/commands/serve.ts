@@ -1,20 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { describeError } from '@stackspec/core';
 import { type CliIO, createColors, formatDiagnostics, usage } from '@stackspec/core/cli';
 import { type RunningServer, startServer } from '@stackspec/core/node';
 import { createPgliteStore, type DeployTemplateStore } from '@stackspec/deploy-templates';
-import { createMemoryFlavorStore } from '@stackspec/extra-spec-validators';
+import {
+  createExtraSpecRegistry,
+  createMemoryFlavorStore,
+  type ExtraSpecRegistry,
+} from '@stackspec/extra-spec-validators';
 import { loadInventory } from '@stackspec/placement-query';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { createStackspecApp, SERVICE_PREFIXES, type StackspecApp } from '../app.js';
 import { type Cloud, loadCloud } from '../cloud.js';
+import { loadConfigForFolder } from '../config.js';
+import { registryFor } from '../extra-spec-registry.js';
 
 interface ServeOptions {
   port: string;
   host: string;
   inventory?: string;
+  config?: string;
   dataDir?: string;
   databaseUrl?: string;
   auth: 'none' | 'trusted-headers';
@@ -34,8 +41,10 @@ export interface ServeStackspecOptions {
   /** Deploy template store (default: an in-memory PGlite store). */
   deployTemplates?: DeployTemplateStore;
   /** A cloud read by `loadCloud`: its flavors, inventory and deploy templates are served. */
-  cloud?: Cloud;
+  cloud?: Pick<Cloud, 'flavors' | 'templates' | 'inventory'>;
   auth?: 'none' | 'trusted-headers';
+  /** The extra spec catalog and plugins the compute service validates against (default: the newest built-in catalog). */
+  extraSpecRegistry?: ExtraSpecRegistry;
   /** Operational log lines (default: nowhere). */
   log?: (line: string) => void;
 }
@@ -62,15 +71,23 @@ export async function serveStackspec(options: ServeStackspecOptions = {}): Promi
   );
   let app: StackspecApp | undefined;
   // The app needs the public URL for its links, known once the port is bound.
-  const server = await startServer(
-    (request) => (app ? app(request) : Promise.resolve(new Response('starting', { status: 503 }))),
-    { port: options.port ?? 8080, host: options.host ?? '127.0.0.1' },
-  );
+  let server: RunningServer;
+  try {
+    server = await startServer(
+      (request) => (app ? app(request) : Promise.resolve(new Response('starting', { status: 503 }))),
+      { port: options.port ?? 8080, host: options.host ?? '127.0.0.1' },
+    );
+  } catch (e) {
+    // A store we opened is ours to close; one handed to us is the caller's.
+    if (!options.deployTemplates) await store.close();
+    throw e;
+  }
   app = createStackspecApp({
     publicUrl: server.url,
     deployTemplates: store,
     flavors,
     ...(placement ? { placement } : {}),
+    ...(options.extraSpecRegistry ? { extraSpecRegistry: options.extraSpecRegistry } : {}),
     auth: options.auth ?? 'none',
     ...(options.log ? { log: options.log } : {}),
   });
@@ -85,6 +102,24 @@ export async function serveStackspec(options: ServeStackspecOptions = {}): Promi
   };
 }
 
+// Why the server could not listen, as a usage error the user can act on.
+function listenProblem(e: unknown, host: string, port: number): never {
+  const code = (e as { code?: string } | null)?.code;
+  if (code === 'EADDRINUSE')
+    usage(`Port ${port} on ${host} is already in use.`, 'Pick another --port, or --port 0 for a free one.');
+  if (code === 'EACCES')
+    usage(
+      `Listening on ${host}:${port} is not allowed: ${describeError(e)}.`,
+      'Ports below 1024 need privileges; pick another --port, or --port 0 for a free one.',
+    );
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    usage(
+      `--host ${host} is not an address of this machine.`,
+      'Use 127.0.0.1, 0.0.0.0 or an address this machine has.',
+    );
+  throw e;
+}
+
 /** Adds `stackspec serve` to a program. */
 export function addServeCommand(program: Command, io: CliIO, onStarted?: (server: StackspecServer) => void) {
   program
@@ -95,7 +130,11 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
     .argument('[paths...]', 'cloud files to serve: flavors, a Placement inventory, deploy templates')
     .option('--port <n>', 'TCP port (0 picks a free one)', '8080')
     .option('--host <address>', 'interface to bind', '127.0.0.1')
-    .option('--inventory <file>', 'Placement inventory to load at start')
+    .option('--inventory <file>', 'Placement inventory to load at start (default: the one found among PATHS)')
+    .option(
+      '--config <file>',
+      'config file: extra spec release and plugins (default: the stackspec.config.yaml nearest to the first path)',
+    )
     .option('--data-dir <dir>', 'keep deploy templates in this PGlite data directory (default: in memory)')
     .option('--database-url <url>', 'keep deploy templates in PostgreSQL instead (postgres://…)')
     .addOption(
@@ -103,9 +142,30 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
     )
     .action(async (paths: string[], opts: ServeOptions) => {
       const port = Number(opts.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535)
+      if (!/^\d+$/.test(opts.port) || port > 65535)
         usage(`--port must be a number from 0 to 65535, not ${opts.port}.`);
       if (opts.dataDir && opts.databaseUrl) usage('Give either --data-dir or --database-url, not both.');
+      const colors = createColors({ stream: io.stderr, env: io.env });
+      const loaded = await loadConfigForFolder(io.cwd, paths[0] ?? '.', opts.config);
+      const choice = await registryFor(loaded.config, loaded.baseDir);
+      if (choice.pending.length)
+        io.stderr.write(`${formatDiagnostics(choice.pending.splice(0), { colors })}\n`);
+      const release = loaded.config.extraSpecs.release;
+      const registry = choice.registry ?? (release ? createExtraSpecRegistry({ release }) : undefined);
+      let cloud: Cloud | undefined;
+      if (paths.length || opts.inventory) {
+        cloud = await loadCloud(paths, io.cwd, opts.inventory ? { inventory: opts.inventory } : {});
+        if (cloud.diagnostics.some((d) => d.severity === 'error')) {
+          io.stderr.write(`${formatDiagnostics(cloud.diagnostics, { colors })}\n`);
+          const inventory = cloud.rejected.find((r) => r.kind === 'placement-inventory');
+          usage(
+            inventory
+              ? `The Placement inventory ${inventory.file} cannot be used; its problems are listed above.`
+              : 'The cloud files have errors (listed above); fix them before serving.',
+            inventory ? undefined : 'stackspec check shows every problem of these files.',
+          );
+        }
+      }
       let store: DeployTemplateStore;
       if (opts.databaseUrl) {
         const { createPostgresStore } = await import('@stackspec/deploy-templates/postgres');
@@ -113,33 +173,26 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
       } else {
         store = createPgliteStore(opts.dataDir ? { dataDir: resolve(io.cwd, opts.dataDir) } : {});
       }
-      const inventory = opts.inventory
-        ? { text: await readFile(resolve(io.cwd, opts.inventory), 'utf8'), filename: opts.inventory }
-        : undefined;
-      let cloud: Cloud | undefined;
-      if (paths.length) {
-        cloud = await loadCloud(paths, io.cwd);
-        if (cloud.diagnostics.some((d) => d.severity === 'error')) {
-          io.stderr.write(
-            `${formatDiagnostics(cloud.diagnostics, { colors: createColors({ stream: io.stderr, env: io.env }) })}\n`,
-          );
-          usage('The cloud files have errors; fix them (stackspec check shows them all) before serving.');
-        }
+      let server: StackspecServer;
+      try {
+        server = await serveStackspec({
+          ...(cloud ? { cloud } : {}),
+          log: (line) => io.stderr.write(`${line}\n`),
+          port,
+          host: opts.host,
+          deployTemplates: store,
+          auth: opts.auth,
+          ...(registry ? { extraSpecRegistry: registry } : {}),
+        });
+      } catch (e) {
+        await store.close();
+        listenProblem(e, opts.host, port);
       }
-      const server = await serveStackspec({
-        ...(cloud ? { cloud } : {}),
-        log: (line) => io.stderr.write(`${line}\n`),
-        port,
-        host: opts.host,
-        deployTemplates: store,
-        auth: opts.auth,
-        ...(inventory ? { inventory } : {}),
-      });
       io.stdout.write(`stackspec serving on ${server.url}\n`);
-      if (cloud || inventory) {
-        const inv = inventory?.filename ?? cloud?.inventory?.file;
+      if (cloud) {
+        const inv = cloud.inventory?.file;
         io.stdout.write(
-          `  loaded ${cloud?.flavors.length ?? 0} flavor(s), ${cloud?.templates.length ?? 0} deploy template(s)${inv ? `, inventory ${inv}` : ''}\n`,
+          `  loaded ${cloud.flavors.length} flavor(s), ${cloud.templates.length} deploy template(s)${inv ? `, inventory ${inv}` : ''}\n`,
         );
       }
       for (const [type, prefix] of Object.entries(SERVICE_PREFIXES))

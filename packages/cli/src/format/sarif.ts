@@ -12,10 +12,59 @@ function level(severity: Diagnostic['severity']): 'error' | 'warning' | 'note' {
   return severity === 'info' ? 'note' : severity;
 }
 
+// What each code area is about, and which package reports it.
+const AREAS: Readonly<Record<string, { label: string; by: string }>> = {
+  'extra-specs': { label: 'Flavor extra specs', by: '@stackspec/extra-spec-validators' },
+  plugin: { label: 'Extra spec plugins', by: '@stackspec/extra-spec-validators' },
+  'deploy-templates': { label: 'Ironic deploy templates', by: '@stackspec/deploy-templates' },
+  'image-spec': { label: 'Image validation specs', by: '@stackspec/image-validators' },
+  image: { label: 'Image validation specs', by: '@stackspec/image-validators' },
+  heat: { label: 'Heat templates and environments', by: '@stackspec/heat-capabilities' },
+  inventory: { label: 'Placement inventories', by: '@stackspec/placement-query' },
+  'driver-steps': { label: 'Driver deploy steps', by: '@stackspec/cli' },
+  yaml: { label: 'YAML and JSON syntax', by: '@stackspec/core' },
+  json: { label: 'YAML and JSON syntax', by: '@stackspec/core' },
+  fs: { label: 'Files and folders', by: '@stackspec/core' },
+  check: { label: 'stackspec check', by: '@stackspec/cli' },
+  cli: { label: 'stackspec configuration', by: '@stackspec/cli' },
+  config: { label: 'stackspec configuration', by: '@stackspec/cli' },
+};
+
+/** A readable title for a code: `extra-specs/unknown-key` → "Flavor extra specs: unknown key". */
+function describeCode(code: string): { title: string; by: string | undefined } {
+  const [area = code, ...rest] = code.split('/');
+  const known = AREAS[area];
+  const what = rest.join(' ').replace(/-/g, ' ') || area;
+  return { title: `${known?.label ?? area}: ${what}`, by: known?.by };
+}
+
+function rule(code: string, found: readonly Diagnostic[]): Record<string, unknown> {
+  const { title, by } = describeCode(code);
+  const worst = found.some((d) => d.severity === 'error')
+    ? 'error'
+    : found.some((d) => d.severity === 'warning')
+      ? 'warning'
+      : 'note';
+  return {
+    id: code,
+    name: code.replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase()),
+    shortDescription: { text: title },
+    fullDescription: {
+      text: `${title}.${by ? ` Reported by ${by}, whose README lists every code it reports.` : ''}`,
+    },
+    help: {
+      text: 'Each result says what is wrong and what was expected; where stackspec knows the fix, the message ends with it ("Did you mean …?").',
+    },
+    defaultConfiguration: { level: worst },
+  };
+}
+
 /**
  * A SARIF 2.1.0 log of a check run, for code-scanning services: one rule per
- * diagnostic code, one result per diagnostic, with the file and region when
- * known and the hint as a fix description.
+ * diagnostic code (a title from its area and name, and the package that
+ * reports it), one result per diagnostic, with the file and region
+ * when known (columns count UTF-16 code units, as JavaScript strings do) and
+ * the hint in the message.
  */
 export function toSarif(report: CheckReport, tool: SarifToolInfo): Record<string, unknown> {
   const diagnostics = [...report.walkDiagnostics, ...report.files.flatMap((f) => f.diagnostics)];
@@ -55,10 +104,15 @@ export function toSarif(report: CheckReport, tool: SarifToolInfo): Record<string
             name: tool.name,
             version: tool.version,
             ...(tool.informationUri ? { informationUri: tool.informationUri } : {}),
-            rules: codes.map((id) => ({ id, name: id, shortDescription: { text: id } })),
+            rules: codes.map((id) =>
+              rule(
+                id,
+                diagnostics.filter((d) => d.code === id),
+              ),
+            ),
           },
         },
-        columnKind: 'unicodeCodePoints',
+        columnKind: 'utf16CodeUnits',
         results,
       },
     ],

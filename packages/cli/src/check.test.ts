@@ -1,0 +1,183 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ValidationError } from '@stackspec/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Checkers, checkPaths, checkText } from './check.js';
+import { defaultCheckers } from './checkers.js';
+import { createConfigResolver, defaultConfig, loadConfig, type StackspecConfig } from './config.js';
+
+const FLAVOR = 'name: m1\nextra_specs:\n  hw:cpu_polcy: dedicated\n';
+
+function config(patch: (c: StackspecConfig) => void = () => {}): StackspecConfig {
+  const c = defaultConfig();
+  patch(c);
+  return c;
+}
+
+describe('checkText', () => {
+  it('skips Jinja sources without reading them', async () => {
+    const r = await checkText('{{ not yaml', 'roles/x.j2.yaml', {
+      config: config(),
+      checkers: defaultCheckers(),
+    });
+    expect(r).toEqual({ file: 'roles/x.j2.yaml', kind: undefined, diagnostics: [], skipped: 'jinja' });
+  });
+
+  it('skips a kind the config turns off, but still recognises it', async () => {
+    const off = config((c) => {
+      c.extraSpecs.enabled = false;
+    });
+    const r = await checkText(FLAVOR, 'f.yaml', { config: off, checkers: defaultCheckers() });
+    expect(r).toMatchObject({ kind: 'flavor', skipped: 'disabled', diagnostics: [] });
+    const modeOff = config((c) => {
+      c.extraSpecs.mode = 'off';
+    });
+    expect(
+      (await checkText(FLAVOR, 'f.yaml', { config: modeOff, checkers: defaultCheckers() })).skipped,
+    ).toBe('disabled');
+  });
+
+  it('reports a checker that crashes as check/internal on the file, not as a crash', async () => {
+    const checkers: Checkers = {
+      flavor: () => {
+        throw new TypeError('boom');
+      },
+    };
+    const r = await checkText(FLAVOR, 'f.yaml', { config: config(), checkers });
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'check/internal',
+        severity: 'error',
+        file: 'f.yaml',
+        message: expect.stringContaining('boom'),
+        hint: expect.stringContaining('bug in stackspec'),
+      }),
+    ]);
+  });
+
+  it("keeps the diagnostics of a checker that throws our error, with the file's name", async () => {
+    const checkers: Checkers = {
+      flavor: () => {
+        throw new ValidationError('bad', {
+          diagnostics: [{ code: 'x/bad', severity: 'error', message: 'Bad.', path: '/name', line: 1 }],
+        });
+      },
+    };
+    const r = await checkText(FLAVOR, 'f.yaml', { config: config(), checkers });
+    expect(r.diagnostics).toEqual([expect.objectContaining({ code: 'x/bad', file: 'f.yaml', line: 1 })]);
+  });
+
+  it('reports a misspelt marker key at its line instead of skipping the file', async () => {
+    const r = await checkText('name: m1\nextra_spec:\n  hw:cpu_policy: dedicated\n', 'f.yaml', {
+      config: config(),
+      checkers: defaultCheckers(),
+    });
+    expect(r.skipped).toBeUndefined();
+    expect(r.kind).toBe('flavor');
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'check/misspelt-key',
+        severity: 'error',
+        path: '/extra_spec',
+        line: 2,
+        column: 1,
+        hint: 'Did you mean extra_specs?',
+      }),
+    ]);
+  });
+
+  it("checks an environment with a misspelt section, reporting Heat's wrong section", async () => {
+    const r = await checkText('resource_registy:\n  OS::X: x.yaml\n', 'env.yaml', {
+      config: config(),
+      checkers: defaultCheckers(),
+    });
+    expect(r.kind).toBe('heat-environment');
+    expect(r.diagnostics).toContainEqual(
+      expect.objectContaining({
+        code: 'heat/environment/wrong-section',
+        severity: 'error',
+        line: 1,
+        message: 'environment has wrong section "resource_registy"',
+        hint: expect.stringContaining('resource_registry'),
+      }),
+    );
+  });
+
+  it('leaves unrelated YAML alone', async () => {
+    const r = await checkText('jobs:\n  build: {}\n', 'ci.yaml', {
+      config: config(),
+      checkers: defaultCheckers(),
+    });
+    expect(r).toMatchObject({ kind: undefined, skipped: 'unrecognised', diagnostics: [] });
+  });
+});
+
+describe('checkPaths', () => {
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'stackspec-check-'));
+    mkdirSync(join(root, 'p/ci'), { recursive: true });
+    mkdirSync(join(root, 'p/sub/ci'), { recursive: true });
+    writeFileSync(join(root, 'p/stackspec.config.yaml'), 'ignore: ["ci/**"]\n');
+    for (const f of ['p/ci/typo.yaml', 'p/sub/ci/typo.yaml', 'p/typo.yaml'])
+      writeFileSync(join(root, f), FLAVOR);
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  const files = (r: Awaited<ReturnType<typeof checkPaths>>) => r.files.map((f) => f.file).sort();
+
+  it("applies a nested config's ignore patterns, relative to that config, when run from above", async () => {
+    const run = await loadConfig(root);
+    const r = await checkPaths(['p'], {
+      cwd: root,
+      config: run.config,
+      configFor: createConfigResolver(run),
+      checkers: defaultCheckers(),
+    });
+    // p/ci is ignored; p/sub/ci is not, since the pattern is relative to p/.
+    expect(files(r)).toEqual(['p/stackspec.config.yaml', 'p/sub/ci/typo.yaml', 'p/typo.yaml']);
+    expect(r.summary.errors).toBe(2);
+  });
+
+  it("applies the run config's ignore patterns relative to its own folder", async () => {
+    const run = await loadConfig(join(root, 'p'));
+    const r = await checkPaths(['.'], {
+      cwd: join(root, 'p'),
+      config: run.config,
+      baseDir: run.baseDir,
+      checkers: defaultCheckers(),
+    });
+    expect(files(r)).not.toContain('ci/typo.yaml');
+    expect(files(r)).toContain('sub/ci/typo.yaml');
+  });
+
+  it('makes a path that cannot be read an error with a hint', async () => {
+    const r = await checkPaths(['p/typo.yaml/inside', 'missing'], {
+      cwd: root,
+      config: config(),
+      checkers: defaultCheckers(),
+    });
+    expect(r.walkDiagnostics).toEqual([
+      expect.objectContaining({
+        code: 'fs/unreadable',
+        severity: 'error',
+        file: 'p/typo.yaml/inside',
+        hint: expect.any(String),
+      }),
+      expect.objectContaining({ code: 'fs/not-found', severity: 'error', file: 'missing' }),
+    ]);
+    expect(r.summary.errors).toBe(2);
+  });
+
+  it('reports progress once per file', async () => {
+    const seen: number[] = [];
+    await checkPaths(['p'], {
+      cwd: root,
+      config: config(),
+      checkers: defaultCheckers(),
+      onProgress: (done, total) => seen.push(done * 100 + total),
+    });
+    expect(seen.sort((a, b) => a - b)).toEqual([104, 204, 304, 404]);
+  });
+});
