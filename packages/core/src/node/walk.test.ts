@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdir, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { displayPath, mapWithConcurrency, walkFiles } from './walk.js';
+import { displayPath, mapWithConcurrency, type WalkFileSystem, walkFiles, walkFilesWith } from './walk.js';
 
 let root: string;
 
@@ -59,6 +60,85 @@ describe('walkFiles', () => {
     const r = await walkFiles(['missing', 'other'], { cwd: root, recursive: false });
     expect(r.files).toEqual([]);
     expect(r.diagnostics.map((d) => d.code)).toEqual(['fs/not-found', 'fs/not-recursive']);
+  });
+});
+
+describe('walkFiles: links, special files and unreadable directories', () => {
+  let base: string;
+
+  beforeAll(() => {
+    base = mkdtempSync(join(tmpdir(), 'stackspec-walk2-'));
+    mkdirSync(join(base, 'top/mid/low'), { recursive: true });
+    writeFileSync(join(base, 'top/a.yaml'), 'a: 1\n');
+    writeFileSync(join(base, 'top/mid/b.yaml'), 'b: 1\n');
+    writeFileSync(join(base, 'top/mid/low/c.yaml'), 'c: 1\n');
+    // A link from deep inside up to an ancestor of the searched folder.
+    symlinkSync(join(base, 'top'), join(base, 'top/mid/low/up'));
+    // A link to itself: following it fails with ELOOP.
+    symlinkSync('self.yaml', join(base, 'top/mid/self.yaml'));
+    expect(spawnSync('mkfifo', [join(base, 'top/mid/pipe.yaml')]).status).toBe(0);
+  });
+
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+  it('skips a link up to an ancestor of the searched folder instead of listing the tree again', async () => {
+    const { files, diagnostics } = await walkFiles(['top/mid'], { cwd: base });
+    expect(files).toEqual(['top/mid/b.yaml', 'top/mid/low/c.yaml']);
+    expect(diagnostics.map((d) => [d.code, d.file])).toContainEqual(['fs/symlink-loop', 'top/mid/low/up']);
+  });
+
+  it('reports a link that loops on itself as a loop, not as a broken link', async () => {
+    const { diagnostics } = await walkFiles(['top/mid'], { cwd: base });
+    expect(diagnostics.map((d) => [d.code, d.file])).toContainEqual(['fs/symlink-loop', 'top/mid/self.yaml']);
+    expect(diagnostics.map((d) => d.code)).not.toContain('fs/broken-symlink');
+    const named = await walkFiles(['top/mid/self.yaml'], { cwd: base });
+    expect(named.diagnostics.map((d) => d.code)).toEqual(['fs/symlink-loop']);
+  });
+
+  it('never lists a FIFO or a device, named or found, since reading one can block', async () => {
+    const found = await walkFiles(['top/mid'], { cwd: base });
+    expect(found.files).not.toContain('top/mid/pipe.yaml');
+    expect(found.diagnostics).toContainEqual(
+      expect.objectContaining({ code: 'fs/unreadable', file: 'top/mid/pipe.yaml', severity: 'warning' }),
+    );
+    const named = await walkFiles(['top/mid/pipe.yaml', '/dev/null'], { cwd: base });
+    expect(named.files).toEqual([]);
+    expect(named.diagnostics.map((d) => [d.code, d.file])).toEqual([
+      ['fs/unreadable', 'top/mid/pipe.yaml'],
+      ['fs/unreadable', '/dev/null'],
+    ]);
+    expect(named.diagnostics[0]?.message).toContain('not a regular file');
+  });
+
+  it('reports a directory it cannot read instead of quietly listing nothing under it', async () => {
+    // Root reads any directory, so the refusal comes from a file system that says EACCES.
+    const denying: WalkFileSystem = {
+      realpath: (p) => import('node:fs/promises').then((f) => f.realpath(p)),
+      stat: (p) => import('node:fs/promises').then((f) => f.stat(p)),
+      readdir(path, options, callback) {
+        const done = (typeof options === 'function' ? options : callback) as (e: unknown, x: unknown) => void;
+        if (path.endsWith(`${join('mid', 'low')}`)) {
+          const e = Object.assign(new Error(`EACCES: permission denied, scandir '${path}'`), {
+            code: 'EACCES',
+          });
+          done(e, undefined);
+        } else if (typeof options === 'function') readdir(path, options as never);
+        else readdir(path, options as never, callback as never);
+      },
+    };
+    const { files, diagnostics } = await walkFilesWith(denying, ['top/mid'], { cwd: base });
+    expect(files).toEqual(['top/mid/b.yaml']);
+    expect(diagnostics).toContainEqual(
+      expect.objectContaining({
+        code: 'fs/unreadable',
+        file: 'top/mid/low',
+        message: expect.stringContaining('EACCES'),
+      }),
+    );
+    // The same for the folder that was named.
+    const root = await walkFilesWith(denying, ['top/mid/low'], { cwd: base });
+    expect(root.files).toEqual([]);
+    expect(root.diagnostics.map((d) => [d.code, d.file])).toEqual([['fs/unreadable', 'top/mid/low']]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { promises as fsp, type Stats } from 'node:fs';
+import { type Dirent, promises as fsp, readdir, type Stats } from 'node:fs';
 import { join, posix, relative, resolve, sep } from 'node:path';
 import fg from 'fast-glob';
 import { createDiagnostic, type Diagnostic } from '../diagnostic.js';
@@ -43,13 +43,47 @@ function unreadable(file: string, e: unknown): Diagnostic {
   return warning('fs/unreadable', `This path cannot be read: ${describeError(e)}.`, file);
 }
 
+function notRegular(file: string): Diagnostic {
+  return warning(
+    'fs/unreadable',
+    'This is not a regular file (a FIFO, socket or device); it is skipped, since reading it could block.',
+    file,
+  );
+}
+
+function symlinkLoop(file: string): Diagnostic {
+  return warning(
+    'fs/symlink-loop',
+    'This symbolic link leads back to itself through other links (a loop); it is skipped.',
+    file,
+  );
+}
+
+type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: (string | Dirent)[]) => void;
+
+/** The file-system calls of a walk, so tests can make them fail where root cannot be refused. */
+export interface WalkFileSystem {
+  realpath(path: string): Promise<string>;
+  stat(path: string): Promise<Stats>;
+  /** Node's callback `readdir`, as fast-glob calls it (with or without options). */
+  readdir(path: string, options: unknown, callback?: ReaddirCallback): void;
+}
+
+const NODE_FS: WalkFileSystem = {
+  realpath: (path) => fsp.realpath(path),
+  stat: (path) => fsp.stat(path),
+  readdir: readdir as unknown as WalkFileSystem['readdir'],
+};
+
 /**
  * Lists the files under the given files and directories, the way a linter
  * collects its inputs. Symbolic links are followed, but each real directory
  * is walked once, so a link back to an ancestor (a loop) or a second link
  * into a tree already walked is reported and skipped instead of looping or
- * listing files twice. Missing paths, unreadable entries and broken links
- * become warnings; the walk itself never throws.
+ * listing files twice. Missing paths, unreadable directories, broken links
+ * and paths that are not regular files (FIFOs, sockets, devices, which could
+ * block a reader) become warnings and are never listed; the walk itself
+ * never throws.
  *
  * @example
  * const { files, diagnostics } = await walkFiles(['examples'], { ignore: ['**\/node_modules/**'] });
@@ -58,24 +92,37 @@ export async function walkFiles(
   paths: readonly string[],
   options: WalkFilesOptions = {},
 ): Promise<WalkFilesResult> {
+  return walkFilesWith(NODE_FS, paths, options);
+}
+
+/** {@link walkFiles} over the given file-system calls. */
+export async function walkFilesWith(
+  fs: WalkFileSystem,
+  paths: readonly string[],
+  options: WalkFilesOptions = {},
+): Promise<WalkFilesResult> {
   const cwd = options.cwd ?? process.cwd();
   const match = options.match ?? DEFAULT_MATCH;
   const files = new Set<string>();
   const diagnostics: Diagnostic[] = [];
   const visited = new Set<string>();
+  const inside = (path: string, dir: string) =>
+    path === dir || path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
 
   const walkDir = async (dir: string, shown: string, explicit = false): Promise<void> => {
     let real: string;
     try {
-      real = await fsp.realpath(dir);
+      real = await fs.realpath(dir);
     } catch (e) {
-      diagnostics.push(unreadable(shown, e));
+      diagnostics.push(errnoOf(e) === 'ELOOP' ? symlinkLoop(shown) : unreadable(shown, e));
       return;
     }
     for (const v of visited) {
-      if (real === v || real.startsWith(`${v}${sep}`)) {
+      // Inside a tree already walked, or a link up to an ancestor of one
+      // (which would list that tree again).
+      if (inside(real, v) || (!explicit && inside(v, real))) {
         // A path the caller named inside one already walked adds nothing new.
-        if (explicit) return;
+        if (explicit && inside(real, v)) return;
         diagnostics.push(
           warning(
             'fs/symlink-loop',
@@ -87,6 +134,21 @@ export async function walkFiles(
       }
     }
     visited.add(real);
+    // fast-glob drops unreadable directories silently (suppressErrors); report them instead.
+    const reportingReaddir = (path: string, a: unknown, b?: ReaddirCallback) => {
+      const callback = (typeof a === 'function' ? a : b) as ReaddirCallback;
+      const done: ReaddirCallback = (error, entries) => {
+        const code = errnoOf(error);
+        if (error && (code === 'EACCES' || code === 'EPERM' || code === 'EIO')) {
+          diagnostics.push(
+            unreadable(posix.join(shown, relative(dir, path).split(sep).join('/')) || '.', error),
+          );
+          callback(null, []);
+        } else callback(error, entries);
+      };
+      if (typeof a === 'function') fs.readdir(path, done);
+      else fs.readdir(path, a, done);
+    };
     let entries: fg.Entry[];
     try {
       entries = await fg(['**/*'], {
@@ -97,6 +159,7 @@ export async function walkFiles(
         dot: options.dot === true,
         suppressErrors: true,
         ignore: options.ignore ? [...options.ignore] : [],
+        fs: { readdir: reportingReaddir as never },
       });
     } catch (e) {
       diagnostics.push(unreadable(shown, e));
@@ -108,19 +171,26 @@ export async function walkFiles(
       if (entry.dirent.isSymbolicLink()) {
         let stat: Stats;
         try {
-          stat = await fsp.stat(join(dir, entry.path));
+          stat = await fs.stat(join(dir, entry.path));
         } catch (e) {
+          const code = errnoOf(e);
           diagnostics.push(
-            errnoOf(e) === 'ENOENT' || errnoOf(e) === 'ELOOP'
-              ? warning('fs/broken-symlink', 'This symbolic link points to nothing.', path)
-              : unreadable(path, e),
+            code === 'ELOOP'
+              ? symlinkLoop(path)
+              : code === 'ENOENT'
+                ? warning('fs/broken-symlink', 'This symbolic link points to nothing.', path)
+                : unreadable(path, e),
           );
           continue;
         }
         if (stat.isDirectory()) await walkDir(join(dir, entry.path), path);
-        else if (stat.isFile() && match(entry.name)) files.add(path);
-      } else if (entry.dirent.isFile() && match(entry.name)) {
-        files.add(path);
+        else if (stat.isFile()) {
+          if (match(entry.name)) files.add(path);
+        } else if (match(entry.name)) diagnostics.push(notRegular(path));
+      } else if (entry.dirent.isFile()) {
+        if (match(entry.name)) files.add(path);
+      } else if (!entry.dirent.isDirectory() && match(entry.name)) {
+        diagnostics.push(notRegular(path));
       }
     }
   };
@@ -129,12 +199,15 @@ export async function walkFiles(
     const abs = resolve(cwd, given);
     let stat: Stats;
     try {
-      stat = await fsp.stat(abs);
+      stat = await fs.stat(abs);
     } catch (e) {
+      const code = errnoOf(e);
       diagnostics.push(
-        errnoOf(e) === 'ENOENT'
+        code === 'ENOENT'
           ? warning('fs/not-found', 'No such file or directory.', given)
-          : unreadable(given, e),
+          : code === 'ELOOP'
+            ? symlinkLoop(given)
+            : unreadable(given, e),
       );
       continue;
     }
@@ -151,9 +224,11 @@ export async function walkFiles(
         continue;
       }
       await walkDir(abs, given === '.' ? '' : given.replace(/[\\/]+$/, ''), true);
-    } else {
+    } else if (stat.isFile()) {
       // A file named explicitly is taken whatever its name.
       files.add(given);
+    } else {
+      diagnostics.push(notRegular(given));
     }
   }
   const list = [...files].map((f) => (f.startsWith('/') || !f ? f : posix.normalize(f)));
