@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +129,28 @@ describe('findTemplates', () => {
       }),
     ]);
     expect(r.templates.map((t) => t.file)).toEqual(['tree/docker/controller.yaml']);
+  });
+
+  it('reports a named pipe given by name instead of waiting on it, and a file over the bound unread', async () => {
+    execFileSync('mkfifo', [join(dir, 'fifo.yaml')]);
+    write('big/huge.yaml', '');
+    truncateSync(join(dir, 'big/huge.yaml'), 2 ** 30);
+    write('big/small.yaml', 'heat_template_version: wallaby\n');
+    try {
+      const r = await findTemplates(['fifo.yaml', 'big'], { cwd: dir, recursive: true });
+      // Whether the walker or the reader notices the pipe first, it is reported once.
+      expect(r.diagnostics).toHaveLength(2);
+      expect(r.diagnostics).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ code: 'heat/find/too-large', file: 'big/huge.yaml' }),
+          expect.objectContaining({ code: 'heat/find/unreadable', file: 'fifo.yaml' }),
+        ]),
+      );
+      expect(r.templates.map((t) => t.file)).toEqual(['big/small.yaml']);
+    } finally {
+      rmSync(join(dir, 'fifo.yaml'));
+      rmSync(join(dir, 'big'), { recursive: true });
+    }
   });
 
   it('reports progress for every file', async () => {

@@ -1,9 +1,15 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Diagnostic } from '@stackspec/core';
 import { mapWithConcurrency, walkFiles } from '@stackspec/core/node';
 import { type Capabilities, canonicalValue, RESOURCE_TYPE_KEY, satisfiesFilter } from './capabilities.js';
-import { type DocumentKind, type ScanResult, scanDocument, unreadableDiagnostic } from './scan.js';
+import { readTextFile } from './read-file.js';
+import {
+  type DocumentKind,
+  MAX_SCAN_CHARS,
+  type ScanResult,
+  scanDocument,
+  unreadableDiagnostic,
+} from './scan.js';
 
 /** File name endings a recursive search reads (Jinja sources among them are then skipped). */
 export const TEMPLATE_FILE_EXTENSIONS: readonly string[] = ['.yaml', '.yml', '.template', '.json'];
@@ -39,7 +45,10 @@ export interface FindTemplatesOptions {
   /**
    * How files are read. By default files are read synchronously in batches of
    * 256 with a yield to the event loop in between, which is several times
-   * faster than asynchronous reads for thousands of small files.
+   * faster than asynchronous reads for thousands of small files; each file is
+   * checked before it is read, so a FIFO or device is reported instead of
+   * waited on, and a file over {@link MAX_SCAN_CHARS} bytes is reported
+   * (`heat/find/too-large`) without being read.
    */
   readFile?: ReadFileText | undefined;
 }
@@ -106,7 +115,7 @@ function canonicalFilter(filter: FindTemplatesOptions['capabilities']): Record<s
  *
  * Codes: `heat/find/directory-not-recursive`, `heat/find/not-found`,
  * `heat/find/unreadable`, `heat/find/broken-symlink`,
- * `heat/find/symlink-loop`, and the `heat/capabilities/*` and YAML codes of
+ * `heat/find/symlink-loop`, `heat/find/too-large`, and the `heat/capabilities/*` and YAML codes of
  * the files read. Jinja sources are listed in `skipped`.
  *
  * @example
@@ -147,10 +156,10 @@ export async function findTemplates(
       diagnostics: scan.diagnostics,
     };
   };
-  const unreadable = (file: string, e: unknown): ScannedFile => {
+  const unread = (file: string, diagnostic: Diagnostic): ScannedFile => {
     done += 1;
     options.onProgress?.(done, toRead.length);
-    return { file, kind: 'invalid', diagnostics: [unreadableDiagnostic(file, e)] };
+    return { file, kind: 'invalid', diagnostics: [diagnostic] };
   };
   let files: ScannedFile[];
   if (options.readFile) {
@@ -159,7 +168,7 @@ export async function findTemplates(
       try {
         return scanText(file, await read(resolve(cwd, file)));
       } catch (e) {
-        return unreadable(file, e);
+        return unread(file, unreadableDiagnostic(file, e));
       }
     });
   } else {
@@ -168,14 +177,12 @@ export async function findTemplates(
     files = [];
     for (const [i, file] of toRead.entries()) {
       if (i > 0 && i % 256 === 0) await new Promise((r) => setImmediate(r));
-      let text: string;
-      try {
-        text = readFileSync(resolve(cwd, file), 'utf8');
-      } catch (e) {
-        files.push(unreadable(file, e));
-        continue;
+      const read = readTextFile(resolve(cwd, file), file);
+      if (read.ok) {
+        files.push(scanText(file, read.text));
+      } else {
+        files.push(unread(file, read.diagnostic));
       }
-      files.push(scanText(file, text));
     }
   }
   files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));

@@ -234,14 +234,7 @@ export function scanDocument(text: string, options: ScanOptions = {}): ScanResul
     return {
       kind: 'invalid',
       keys: [],
-      diagnostics: [
-        createDiagnostic({
-          code: 'heat/find/too-large',
-          message: `The file holds ${text.length} characters, more than the ${limit} a template tree file may hold; it is not read.`,
-          hint: 'Heat itself refuses templates over 524288 characters.',
-          ...(filename ? { file: filename } : {}),
-        }),
-      ],
+      diagnostics: [tooLargeDiagnostic(filename, text.length, limit, 'characters')],
       method: 'fast',
     };
   }
@@ -253,6 +246,21 @@ export function scanDocument(text: string, options: ScanOptions = {}): ScanResul
     }
   }
   return scanFull(text, filename);
+}
+
+/** `heat/find/too-large`: a file over the scan bound, which is not read. */
+export function tooLargeDiagnostic(
+  file: string | undefined,
+  size: number,
+  limit: number,
+  unit: 'characters' | 'bytes',
+): Diagnostic {
+  return createDiagnostic({
+    code: 'heat/find/too-large',
+    message: `The file holds ${size} ${unit}, more than the ${limit} ${unit} a template tree file may hold; it is not read.`,
+    hint: 'Heat itself refuses templates over 524288 characters.',
+    ...(file ? { file } : {}),
+  });
 }
 
 /** A diagnostic for a file that could not be read from disk. */

@@ -28,6 +28,19 @@ const ROOT = CORPUS_ROOT;
 const INSTALLED = '/usr/share/openstack-tripleo-heat-templates/';
 const present = corpusAvailable();
 
+async function runHeat(cwd: string, argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIO = {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    env: { NO_COLOR: '1' },
+    cwd,
+  };
+  const code = await runCli(() => runHeatCli(argv, io), io);
+  return { code, stdout, stderr };
+}
+
 describe.runIf(present)('the TripleO tree', () => {
   const files = present ? fg.sync('**/*.yaml', { cwd: ROOT }).sort() : [];
   const texts = new Map(files.map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
@@ -80,6 +93,23 @@ describe.runIf(present)('the TripleO tree', () => {
       'environments/barbican-backend-kmip.yaml',
       'environments/firewall.yaml',
     ]);
+  });
+
+  it('validates the whole tree with -r: only the files Heat rejects fail, the rest is skipped and counted', async () => {
+    const r = await runHeat(ROOT, ['validate', '-r', '.', '-f', 'json']);
+    const rows = JSON.parse(r.stdout) as { file: string; severity: string; code: string }[];
+    expect(rows.filter((d) => d.severity === 'error')).toEqual(
+      [
+        'environments/barbican-backend-dogtag.yaml',
+        'environments/barbican-backend-kmip.yaml',
+        'environments/firewall.yaml',
+      ].map((file) => expect.objectContaining({ file, code: 'heat/environment/empty-section' })),
+    );
+    const skipped = rows.filter((d) => d.code === 'heat/validate/skipped');
+    expect(skipped.filter((d) => d.file.endsWith('.j2.yaml'))).toHaveLength(42);
+    expect(skipped.filter((d) => !d.file.endsWith('.j2.yaml'))).toHaveLength(107);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('✖ 3 problems (3 errors, 0 warnings) in 504 files\n');
   });
 
   it('resolves every registry path against the tree and lists the ones that point nowhere', () => {
@@ -358,18 +388,7 @@ describe.runIf(present)('the TripleO tree', () => {
     });
 
     it('answers capabilities-find and resolve from the command line', async () => {
-      const run = async (...argv: string[]) => {
-        let stdout = '';
-        let stderr = '';
-        const io: CliIO = {
-          stdout: { write: (t: string) => (stdout += t) },
-          stderr: { write: (t: string) => (stderr += t) },
-          env: { NO_COLOR: '1' },
-          cwd: copy,
-        };
-        const code = await runCli(() => runHeatCli(argv, io), io);
-        return { code, stdout, stderr };
-      };
+      const run = (...argv: string[]) => runHeat(copy, argv);
       const find = await run(
         'capabilities-find',
         '-r',

@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIO, runCli, stripAnsi } from '@stackspec/core/cli';
@@ -15,17 +24,30 @@ function write(path: string, text: string) {
   writeFileSync(full, text);
 }
 
-async function run(...argv: string[]) {
+async function runWith(tty: boolean, argv: string[]) {
   let stdout = '';
   let stderr = '';
   const io: CliIO = {
     stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
+    stderr: { write: (s: string) => (stderr += s), isTTY: tty },
     env: { NO_COLOR: '1' },
     cwd: dir,
   };
   const code = await runCli(() => runHeatCli(argv, io), io);
-  return { code, stdout: stripAnsi(stdout), stderr: stripAnsi(stderr) };
+  return { code, stdout: stripAnsi(stdout), stderr: tty ? stderr : stripAnsi(stderr) };
+}
+
+const run = (...argv: string[]) => runWith(false, argv);
+/** Runs a command line written as one string (arguments without spaces). */
+const sh = (line: string) => run(...line.split(' '));
+
+const CLEAR_LINE = '\r\u001b[K';
+/** The progress texts drawn on a terminal; throws unless the line is cleared at the end. */
+function progressLines(stderr: string): string[] {
+  const parts = stderr.split(CLEAR_LINE);
+  if (parts[0] !== '' || parts.at(-1) !== '')
+    throw new Error(`not a progress line: ${JSON.stringify(stderr)}`);
+  return parts.slice(1, -1);
 }
 
 beforeAll(() => {
@@ -47,22 +69,19 @@ beforeAll(() => {
   write('envs/bad.yaml', 'nope: 1\n');
   write('broken.yaml', 'heat_template_version: 2099-01-01\nresources: {a: {}}\n');
   write('roles.yaml', '- name: Controller\n');
+  write('tree/roles_data.yaml', '- name: Controller\n');
+  write('tree/overcloud.j2.yaml', '{% for role in roles %}\n');
+  write('tree/env.yaml', 'parameter_defaults: {A: 1}\n');
+  write('tree/bad.yaml', 'heat_template_version: wallaby\nresources: {a: {}}\n');
+  execFileSync('mkfifo', [join(dir, 'fifo.yaml')]);
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('stackspec-heat capabilities-find', () => {
   it('lists matching templates, one path per line with -f value -c path', async () => {
-    const r = await run(
-      'capabilities-find',
-      '-r',
-      '--capability',
-      'resource_type=OS::TripleO::Controller',
-      '-f',
-      'value',
-      '-c',
-      'path',
-      '.',
+    const r = await sh(
+      'capabilities-find -r --capability resource_type=OS::TripleO::Controller -f value -c path .',
     );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('docker/controller.yaml\npuppet/controller.yaml\n');
@@ -105,25 +124,12 @@ describe('stackspec-heat capabilities-find', () => {
 
 describe('stackspec-heat template-capabilities', () => {
   it('summarises labels, and resource types with --types, as the spec shows', async () => {
-    const labels = await run(
-      'template-capabilities',
-      '-f',
-      'puppet/controller.yaml',
-      '-f',
-      'docker/controller.yaml',
-      '--format',
-      'json',
+    const labels = await sh(
+      'template-capabilities -f puppet/controller.yaml -f docker/controller.yaml --format json',
     );
     expect(JSON.parse(labels.stdout)).toEqual({ deployment: ['puppet', 'docker'] });
-    const types = await run(
-      'template-capabilities',
-      '-f',
-      'puppet/controller.yaml',
-      '-f',
-      'docker/controller.yaml',
-      '--types',
-      '--format',
-      'json',
+    const types = await sh(
+      'template-capabilities -f puppet/controller.yaml -f docker/controller.yaml --types --format json',
     );
     expect(JSON.parse(types.stdout)).toEqual({
       'OS::TripleO::Controller': ['puppet/controller.yaml', 'docker/controller.yaml'],
@@ -133,6 +139,15 @@ describe('stackspec-heat template-capabilities', () => {
   it('prints a table by default', async () => {
     const r = await run('template-capabilities', '-r', '.');
     expect(r.stdout).toContain('| deployment | docker, puppet |');
+  });
+
+  it('draws progress on a terminal while it reads a tree', async () => {
+    const r = await runWith(true, ['template-capabilities', '-r', 'puppet', 'docker', '--format', 'json']);
+    // The first update always shows, later ones at most every 100 ms; the line is cleared at the end.
+    const lines = progressLines(r.stderr);
+    expect(lines[0]).toBe('scanned 1/2 files');
+    expect(lines.every((l) => /^scanned [12]\/2 files$/.test(l))).toBe(true);
+    expect(JSON.parse(r.stdout)).toEqual({ deployment: ['docker', 'puppet'] });
   });
 
   it('asks for a file when none is given', async () => {
@@ -172,6 +187,26 @@ describe('stackspec-heat resolve', () => {
     expect(r.stderr).toContain('puppet/controller.yaml offers deployment: puppet (requires chef)');
   });
 
+  it('prints the environment as JSON with -f json, and refuses a list format without -o', async () => {
+    const r = await run('resolve', '-e', 'envs/choose.yaml', '-f', 'json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      resource_registry: { 'OS::TripleO::Controller': 'puppet/controller.yaml', 'OS::Plain': 'plain.yaml' },
+    });
+    expect(parse((await run('resolve', '-e', 'envs/choose.yaml', '-f', 'yaml')).stdout)).toEqual(
+      JSON.parse(r.stdout),
+    );
+    const table = await run('resolve', '-e', 'envs/choose.yaml', '-f', 'table');
+    expect(table.code).toBe(2);
+    expect(table.stderr).toContain('printed as yaml or json, not table');
+  });
+
+  it('refuses an environment that is a named pipe without waiting on it', async () => {
+    const r = await run('resolve', '-e', 'fifo.yaml');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('fifo.yaml  warning  The file cannot be read: it is a named pipe (FIFO)');
+  });
+
   it('reports an invalid environment file and a missing one', async () => {
     const bad = await run('resolve', '-e', 'envs/bad.yaml');
     expect(bad.code).toBe(1);
@@ -206,6 +241,13 @@ describe('stackspec-heat strip', () => {
     expect(existsSync(join(dir, 'stripped2/broken.yaml'))).toBe(false);
   });
 
+  it('reports a template it cannot read as an error and goes on', async () => {
+    const r = await sh('strip fifo.yaml plain.yaml -o stripped3 -f value -c template');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('plain.yaml\n');
+    expect(r.stderr).toContain('fifo.yaml  error  The file cannot be read: it is a named pipe (FIFO)');
+  });
+
   it('requires -o', async () => {
     expect((await run('strip', 'plain.yaml')).code).toBe(2);
   });
@@ -227,24 +269,104 @@ describe('stackspec-heat validate', () => {
     expect(r.stdout).toContain('envs/choose.yaml:1:1  error  environment has wrong section "requires"');
   });
 
-  it('reports every problem of a broken template and a file that is neither', async () => {
+  it('reports every problem of a broken template and a named file that is neither, one JSON row each', async () => {
     const r = await run('validate', 'broken.yaml', 'roles.yaml', '-f', 'json');
     expect(r.code).toBe(1);
-    const out = JSON.parse(r.stdout);
-    expect(out.files).toEqual([
-      { file: 'broken.yaml', kind: 'template', ok: false },
-      { file: 'roles.yaml', kind: 'other', ok: false },
+    expect(JSON.parse(r.stdout)).toEqual([
+      {
+        file: 'broken.yaml',
+        line: 1,
+        column: 24,
+        severity: 'error',
+        code: 'heat/template/unknown-version',
+        message: expect.stringContaining('The template version is invalid'),
+        hint: expect.any(String),
+      },
+      {
+        file: 'roles.yaml',
+        line: 1,
+        column: null,
+        severity: 'error',
+        code: 'heat/validate/not-heat',
+        message: expect.stringContaining('neither a template'),
+        hint: '',
+      },
     ]);
-    expect(out.diagnostics.map((d: { code: string }) => d.code)).toEqual([
-      'heat/template/unknown-version',
-      'heat/validate/not-heat',
+    expect(r.stderr).toBe('✖ 2 problems (2 errors, 0 warnings) in 2 files\n');
+  });
+
+  it('prints problems as a table, values or YAML with chosen columns', async () => {
+    const value = await run('validate', 'broken.yaml', '-f', 'value', '-c', 'file', '-c', 'code');
+    expect(value.stdout).toBe('broken.yaml heat/template/unknown-version\n');
+    const table = await run('validate', 'broken.yaml', '-c', 'line', '-c', 'severity', '-f', 'table');
+    expect(table.stdout).toBe(
+      '+------+----------+\n| line | severity |\n+------+----------+\n| 1    | error    |\n+------+----------+\n',
+    );
+    const yaml = await run('validate', 'plain.yaml', '-f', 'yaml');
+    expect(yaml.code).toBe(0);
+    expect(parse(yaml.stdout)).toEqual([]);
+    expect(yaml.stderr).toBe('✔ no problems in 1 file\n');
+  });
+
+  it('skips files met while walking that are not Heat files, and lists them and Jinja sources', async () => {
+    const r = await run('validate', '-r', 'tree');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('tree/bad.yaml:2:');
+    expect(r.stdout).not.toContain('roles_data');
+    expect(r.stdout).toContain('in 2 files');
+    expect(r.stdout).toContain(
+      'skipped 1 file that is neither a template nor an environment and 1 Jinja source; -f json lists them',
+    );
+    const rows = JSON.parse((await run('validate', '-r', 'tree', '-f', 'json')).stdout) as {
+      file: string;
+      severity: string;
+      code: string;
+    }[];
+    expect(rows.filter((d) => d.code === 'heat/validate/skipped')).toEqual([
+      expect.objectContaining({ file: 'tree/overcloud.j2.yaml', severity: 'info' }),
+      expect.objectContaining({ file: 'tree/roles_data.yaml', severity: 'info' }),
     ]);
   });
 
-  it('validates a whole directory with -r', async () => {
-    const r = await run('validate', '-r', 'envs');
+  it('passes a directory whose Heat files are all valid, whatever else it holds', async () => {
+    const r = await run('validate', '-r', 'envs', 'tree/env.yaml');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      '✔ no problems in 3 files\nskipped 1 file that is neither a template nor an environment; -f json lists them\n',
+    );
+  });
+
+  it('fails when nothing is left to validate', async () => {
+    const r = await run('validate', 'tree');
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('in 3 files');
+    expect(r.stdout).toContain('No template or environment was found to validate.');
+  });
+
+  it('reports a named pipe instead of waiting on it', async () => {
+    const r = await sh('validate fifo.yaml plain.yaml -f value -c file -c severity -c code');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('fifo.yaml error heat/find/unreadable\n');
+  });
+
+  it('makes a file it cannot read an error when named, a warning when met while walking', async () => {
+    symlinkSync('nowhere.yaml', join(dir, 'tree/dangling.yaml'));
+    try {
+      const walked = await sh('validate -r tree/env.yaml tree -f value -c severity -c code');
+      expect(walked.stdout).toContain('warning heat/find/broken-symlink\n');
+      const named = await sh('validate tree/dangling.yaml plain.yaml -f value -c severity');
+      expect(named.code).toBe(1);
+      expect(named.stdout).toBe('error\n');
+    } finally {
+      rmSync(join(dir, 'tree/dangling.yaml'));
+    }
+  });
+
+  it('draws progress on a terminal while it validates a tree', async () => {
+    const r = await runWith(true, ['validate', '-r', 'tree']);
+    const lines = progressLines(r.stderr);
+    expect(lines[0]).toBe('scanned 1/3 files');
+    expect(lines.every((l) => /^(?:scanned|validated) [1-3]\/3 files$/.test(l))).toBe(true);
+    expect((await run('validate', '-r', 'tree')).stderr).toBe('');
   });
 });
 

@@ -1,6 +1,6 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { createDiagnostic, type Diagnostic, hasErrors, withFile } from '@stackspec/core';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, posix, relative, resolve } from 'node:path';
+import { createDiagnostic, type Diagnostic, hasErrors, sortDiagnostics, withFile } from '@stackspec/core';
 import {
   type CliIO,
   createProgram,
@@ -18,7 +18,9 @@ import { stringify } from 'yaml';
 import type { Capabilities } from '../capabilities.js';
 import { type HeatEnvironment, safeParseEnvironment } from '../environment.js';
 import { findTemplates, summarizeCapabilities } from '../find.js';
+import { MAX_ENVIRONMENT_BYTES } from '../load.js';
 import { isUrl } from '../paths.js';
+import { readTextFile } from '../read-file.js';
 import { resolveEnvironment } from '../resolve.js';
 import { scanDocument } from '../scan.js';
 import { stripCapabilities } from '../strip.js';
@@ -35,9 +37,13 @@ interface OutputOptions {
   noindent?: boolean;
 }
 
-function outputOptions(command: Command, formatFlags = '-f, --format <format>'): Command {
+function outputOptions(
+  command: Command,
+  formatFlags = '-f, --format <format>',
+  formats: { choices: readonly string[]; default: string } = { choices: LIST_FORMATS, default: 'table' },
+): Command {
   return command
-    .addOption(new Option(formatFlags, 'output format').choices(LIST_FORMATS).default('table'))
+    .addOption(new Option(formatFlags, 'output format').choices(formats.choices).default(formats.default))
     .addOption(new Option('-c, --column <name>', 'show only this column (repeatable)').argParser(collect))
     .addOption(new Option('--noindent', 'do not indent JSON'));
 }
@@ -89,6 +95,16 @@ function show(io: CliIO, text: string) {
   if (text) io.stdout.write(`${text}\n`);
 }
 
+/** A progress line on standard error while files are read (only on a terminal, never under CI). */
+function fileProgress(io: CliIO) {
+  const progress = createProgress(io.stderr, { enabled: io.stderr.isTTY === true && !io.env.CI });
+  return {
+    scanned: (n: number, total: number) => progress.update(`scanned ${n}/${total} files`),
+    validated: (n: number, total: number) => progress.update(`validated ${n}/${total} files`),
+    done: () => progress.done(),
+  };
+}
+
 /** Adds `capabilities-find`. */
 function addFind(program: Command, io: CliIO, setCode: (code: number) => void) {
   outputOptions(
@@ -106,14 +122,14 @@ function addFind(program: Command, io: CliIO, setCode: (code: number) => void) {
       .option('--full', 'parse every file completely instead of the fast scan'),
   ).action(async (paths: string[], opts: OutputOptions & Record<string, unknown>) => {
     const filter = parseFilters((opts.capability as string[] | undefined) ?? []);
-    const progress = createProgress(io.stderr, { enabled: io.stderr.isTTY === true && !io.env.CI });
+    const progress = fileProgress(io);
     const result = await findTemplates(paths, {
       cwd: io.cwd,
       recursive: opts.recursive === true,
       capabilities: filter,
       ignore: opts.ignore as string[] | undefined,
       mode: opts.full ? 'full' : 'fast',
-      onProgress: (n, total) => progress.update(`scanned ${n}/${total} files`),
+      onProgress: progress.scanned,
     });
     progress.done();
     printDiagnostics(io, result.diagnostics);
@@ -151,7 +167,13 @@ function addSummary(program: Command, io: CliIO, setCode: (code: number) => void
   ).action(async (paths: string[], opts: OutputOptions & Record<string, unknown>) => {
     const files = [...((opts.file as string[] | undefined) ?? []), ...paths];
     if (!files.length) throw new UsageError('Give at least one template with -f FILE.');
-    const result = await findTemplates(files, { cwd: io.cwd, recursive: opts.recursive === true });
+    const progress = fileProgress(io);
+    const result = await findTemplates(files, {
+      cwd: io.cwd,
+      recursive: opts.recursive === true,
+      onProgress: progress.scanned,
+    });
+    progress.done();
     printDiagnostics(io, result.diagnostics);
     // Files named on the command line keep their order, as in the spec's example; the rest follow by path.
     const given = new Map(files.map((f, i) => [f, i]));
@@ -194,13 +216,13 @@ async function readEnvironments(
   const envs: HeatEnvironment[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const file of files) {
-    let text: string;
-    try {
-      text = await readFile(resolve(io.cwd, file), 'utf8');
-    } catch (e) {
-      throw new UsageError(`The environment file ${file} cannot be read: ${(e as Error).message}`);
+    const read = readTextFile(resolve(io.cwd, file), file, MAX_ENVIRONMENT_BYTES);
+    if (!read.ok) {
+      throw new UsageError(`The environment file ${file} cannot be used.`, {
+        diagnostics: [read.diagnostic],
+      });
     }
-    const r = safeParseEnvironment(text, {
+    const r = safeParseEnvironment(read.text, {
       filename: file,
       baseDir: dirname(resolve(io.cwd, file)),
       pathMap,
@@ -232,9 +254,17 @@ function addResolve(program: Command, io: CliIO, setCode: (code: number) => void
         ).argParser(collect),
       )
       .option('--client-merge', "merge like heatclient's deep_update instead of the Heat server"),
-  ).action(async (opts: OutputOptions & Record<string, unknown>) => {
+  ).action(async (opts: OutputOptions & Record<string, unknown>, command: Command) => {
     const files = (opts.environment as string[] | undefined) ?? [];
     if (!files.length) throw new UsageError('Give at least one environment file with -e ENV.');
+    const output = opts.output as string | undefined;
+    // Without -o the environment itself is the output: YAML (what Heat reads) unless -f json asks otherwise.
+    const explicit = command.getOptionValueSource('format') !== 'default';
+    if (!output && explicit && opts.format !== 'yaml' && opts.format !== 'json') {
+      throw new UsageError(
+        `The resolved environment is printed as yaml or json, not ${opts.format}; pass -o FILE to list the choices as ${opts.format}.`,
+      );
+    }
     const pathMap = parsePathMap(opts.pathMap as string[] | undefined, io.cwd);
     const { envs, diagnostics } = await readEnvironments(io, files, pathMap, false);
     if (hasErrors(diagnostics)) {
@@ -243,23 +273,23 @@ function addResolve(program: Command, io: CliIO, setCode: (code: number) => void
       return;
     }
     const root = resolve(io.cwd, (opts.root as string | undefined) ?? '.');
-    const output = opts.output as string | undefined;
     const result = await resolveEnvironment(envs, {
       root,
       outputDir: output ? dirname(resolve(io.cwd, output)) : root,
       strategy: opts.clientMerge ? 'client' : 'server',
-      readTemplate: async (path) => {
+      readTemplate: (path) => {
         if (isUrl(path)) throw new Error('fetching URLs is not supported; download the tree first');
-        try {
-          return await readFile(path, 'utf8');
-        } catch (e) {
-          if ((e as { code?: string }).code === 'ENOENT') return undefined;
-          throw e;
-        }
+        const read = readTextFile(path, path);
+        if (read.ok) return read.text;
+        if (read.missing) return undefined;
+        throw new Error(read.diagnostic.message.replace(/^The file cannot be read: |\.$/g, ''));
       },
     });
     printDiagnostics(io, [...diagnostics, ...result.diagnostics], hasErrors(result.diagnostics));
-    const text = stringify(result.environment, { version: '1.1', lineWidth: 0 });
+    const text =
+      !output && opts.format === 'json'
+        ? `${JSON.stringify(result.environment, null, opts.noindent ? undefined : 2)}\n`
+        : stringify(result.environment, { version: '1.1', lineWidth: 0 });
     if (output) {
       await mkdir(dirname(resolve(io.cwd, output)), { recursive: true });
       await writeFile(resolve(io.cwd, output), text);
@@ -303,21 +333,14 @@ function addStrip(program: Command, io: CliIO, setCode: (code: number) => void) 
           ],
         });
       }
-      let text: string;
-      try {
-        text = await readFile(abs, 'utf8');
-      } catch (e) {
-        diagnostics.push(
-          createDiagnostic({
-            code: 'heat/find/unreadable',
-            message: `The file cannot be read: ${(e as Error).message}.`,
-            file: t,
-          }),
-        );
+      const read = readTextFile(abs, t);
+      if (!read.ok) {
+        // Nothing is written for a file that cannot be read: that is an error here, not a warning.
+        diagnostics.push({ ...read.diagnostic, severity: 'error' });
         continue;
       }
       try {
-        const r = stripCapabilities(text, { filename: t });
+        const r = stripCapabilities(read.text, { filename: t });
         const target = join(outDir, rel);
         await mkdir(dirname(target), { recursive: true });
         await writeFile(target, r.text);
@@ -343,58 +366,138 @@ function addStrip(program: Command, io: CliIO, setCode: (code: number) => void) 
   });
 }
 
+/** Columns of `validate` output in the list formats: one row per problem. */
+const VALIDATE_COLUMNS = ['file', 'line', 'column', 'severity', 'code', 'message', 'hint'];
+
 /** Adds `validate`. */
 function addValidate(program: Command, io: CliIO, setCode: (code: number) => void) {
-  program
-    .command('validate')
-    .description('Check templates and environment files with Heat rules (and the capabilities extensions).')
-    .argument('<files...>', 'templates, environments, or directories with -r')
-    .option('-r, --recursive', 'search directories recursively')
-    .option('--heat', 'apply real Heat rules only: reject capabilities, requires and candidate lists')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action(async (paths: string[], opts: Record<string, unknown>) => {
-      const found = await findTemplates(paths, { cwd: io.cwd, recursive: opts.recursive === true });
-      const heat = opts.heat === true;
-      const diagnostics: Diagnostic[] = found.diagnostics.filter((d) => d.code.startsWith('heat/find/'));
-      const rows: Record<string, unknown>[] = [];
-      for (const f of found.files) {
-        if (f.kind === 'invalid' && !f.diagnostics.some((d) => !d.code.startsWith('heat/find/'))) {
-          diagnostics.push(...f.diagnostics);
-          continue;
-        }
-        const text = await readFile(resolve(io.cwd, f.file), 'utf8');
-        const kind = f.kind === 'invalid' ? scanDocument(text, { mode: 'full' }).kind : f.kind;
-        let result: { ok: boolean; diagnostics: Diagnostic[] };
-        if (kind === 'environment') {
-          result = safeParseEnvironment(text, { filename: f.file, allowExtensions: !heat });
-        } else if (kind === 'template' || kind === 'invalid') {
-          result = safeParseTemplate(text, { filename: f.file, allowCapabilities: !heat });
-        } else {
-          result = {
-            ok: false,
-            diagnostics: [
-              createDiagnostic({
-                code: 'heat/validate/not-heat',
-                message:
-                  'This is neither a template (no heat_template_version) nor an environment (it has other top-level keys).',
-                file: f.file,
-                line: 1,
-              }),
-            ],
-          };
-        }
-        diagnostics.push(...result.diagnostics);
-        rows.push({ file: f.file, kind, ok: result.ok });
+  outputOptions(
+    program
+      .command('validate')
+      .description('Check templates and environment files with Heat rules (and the capabilities extensions).')
+      .argument('<files...>', 'templates, environments, or directories with -r')
+      .option('-r, --recursive', 'search directories recursively')
+      .option('--heat', 'apply real Heat rules only: reject capabilities, requires and candidate lists'),
+    '-f, --format <format>',
+    { choices: ['text', ...LIST_FORMATS], default: 'text' },
+  ).action(async (paths: string[], opts: Omit<OutputOptions, 'format'> & Record<string, unknown>) => {
+    const progress = fileProgress(io);
+    const found = await findTemplates(paths, {
+      cwd: io.cwd,
+      recursive: opts.recursive === true,
+      onProgress: progress.scanned,
+    });
+    const heat = opts.heat === true;
+    // A file named on the command line must be Heat's; one met while walking a directory may be anything.
+    const named = new Set(paths.map((p) => posix.normalize(p.split('\\').join('/'))));
+    // A file that cannot be read was not validated: an error when it was asked for by name.
+    const diagnostics: Diagnostic[] = [];
+    const unread = (ds: readonly Diagnostic[]) => {
+      for (const d of ds) {
+        const asked =
+          d.file !== undefined && named.has(d.file) && d.code !== 'heat/find/directory-not-recursive';
+        diagnostics.push(asked ? { ...d, severity: 'error' } : d);
       }
-      if (opts.format === 'json') {
-        show(io, JSON.stringify({ files: rows, diagnostics }, null, 2));
+    };
+    // Problems of the walk itself; each file's own come with the file below.
+    const ofFiles = new Set(found.files.flatMap((f) => f.diagnostics));
+    unread(found.diagnostics.filter((d) => !ofFiles.has(d)));
+    const skipped = (file: string, why: string): Diagnostic =>
+      createDiagnostic({ code: 'heat/validate/skipped', severity: 'info', message: why, file });
+    let checked = 0;
+    let otherSkipped = 0;
+    for (const [i, f] of found.files.entries()) {
+      progress.validated(i + 1, found.files.length);
+      if (f.kind === 'invalid' && f.diagnostics.every((d) => d.code.startsWith('heat/find/'))) {
+        unread(f.diagnostics);
+        continue;
+      }
+      const read = readTextFile(resolve(io.cwd, f.file), f.file);
+      if (!read.ok) {
+        unread([read.diagnostic]);
+        continue;
+      }
+      const text = read.text;
+      const kind = f.kind === 'invalid' ? scanDocument(text, { mode: 'full' }).kind : f.kind;
+      if (kind === 'other' && !named.has(f.file)) {
+        otherSkipped += 1;
+        diagnostics.push(
+          skipped(
+            f.file,
+            'Skipped: neither a template nor an environment (found while searching a directory).',
+          ),
+        );
+        continue;
+      }
+      checked += 1;
+      if (kind === 'environment') {
+        diagnostics.push(
+          ...safeParseEnvironment(text, { filename: f.file, allowExtensions: !heat }).diagnostics,
+        );
+      } else if (kind === 'template' || kind === 'invalid') {
+        diagnostics.push(
+          ...safeParseTemplate(text, { filename: f.file, allowCapabilities: !heat }).diagnostics,
+        );
       } else {
-        io.stdout.write(
-          `${formatDiagnostics(diagnostics, { colors: stderrColors(io), filesChecked: rows.length })}\n`,
+        diagnostics.push(
+          createDiagnostic({
+            code: 'heat/validate/not-heat',
+            message:
+              'This is neither a template (no heat_template_version) nor an environment (it has other top-level keys).',
+            file: f.file,
+            line: 1,
+          }),
         );
       }
-      setCode(hasErrors(diagnostics) || !rows.length ? EXIT.findings : EXIT.ok);
-    });
+    }
+    progress.done();
+    for (const file of found.skipped) {
+      diagnostics.push(skipped(file, 'Skipped: a Jinja source, which is not YAML until it is rendered.'));
+    }
+    if (!checked) {
+      diagnostics.push(
+        createDiagnostic({
+          code: 'heat/validate/nothing',
+          message: 'No template or environment was found to validate.',
+          hint: paths.length && !opts.recursive ? 'Add -r to search directories.' : 'Check the paths given.',
+        }),
+      );
+    }
+    const format = opts.format as string;
+    const problems = diagnostics.filter((d) => d.code !== 'heat/validate/skipped');
+    if (format === 'text') {
+      let report = formatDiagnostics(problems, { colors: stderrColors(io), filesChecked: checked });
+      const count = (n: number, one: string, many: string) => (n ? `${n} ${n === 1 ? one : many}` : '');
+      const parts = [
+        count(
+          otherSkipped,
+          'file that is neither a template nor an environment',
+          'files that are neither templates nor environments',
+        ),
+        count(found.skipped.length, 'Jinja source', 'Jinja sources'),
+      ].filter(Boolean);
+      if (parts.length) report += `\nskipped ${parts.join(' and ')}; -f json lists them`;
+      show(io, report);
+    } else {
+      const rows = sortDiagnostics(diagnostics).map((d) => ({
+        file: d.file ?? '',
+        line: d.line ?? null,
+        column: d.column ?? null,
+        severity: d.severity,
+        code: d.code,
+        message: d.message,
+        hint: d.hint ?? '',
+      }));
+      show(io, formatList(rows, VALIDATE_COLUMNS, listOptions({ ...opts, format: format as OutputFormat })));
+      // The list holds problems only; say how many files were clean on standard error.
+      io.stderr.write(
+        `${formatDiagnostics(problems, { colors: stderrColors(io), filesChecked: checked })
+          .split('\n')
+          .pop()}\n`,
+      );
+    }
+    setCode(hasErrors(diagnostics) || !checked ? EXIT.findings : EXIT.ok);
+  });
 }
 
 /**
