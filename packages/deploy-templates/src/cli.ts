@@ -26,6 +26,17 @@ import type { DeployTemplateStore } from './store/types.js';
 /** Fields a user may ask `show`/`list --fields` for (as the OpenStack client offers them). */
 export const CLIENT_FIELDS = ['uuid', 'name', 'steps', 'extra', 'created_at', 'updated_at'] as const;
 
+// The column headings of the OpenStack client's list (and what its -c matches); we take field names too.
+const LIST_LABELS: Readonly<Record<string, string>> = {
+  uuid: 'UUID',
+  name: 'Name',
+  steps: 'Steps',
+  extra: 'Extra',
+  created_at: 'Created At',
+  updated_at: 'Updated At',
+};
+const LABEL_FIELDS = new Map(Object.entries(LIST_LABELS).map(([field, label]) => [label, field]));
+
 /** Options of {@link runBaremetalCli} beyond the command line. */
 export interface BaremetalCliOptions {
   /** Stops `serve` (it otherwise runs until SIGINT/SIGTERM). */
@@ -250,9 +261,10 @@ function defineTemplateCommands(template: Command, io: CliIO, globals: () => Glo
       io,
       formatList(rows, columns, {
         format: o.format,
-        ...(o.column ? { columns: o.column } : {}),
+        ...(o.column ? { columns: o.column.map((c) => LABEL_FIELDS.get(c) ?? c) } : {}),
         noindent: o.noindent === true,
         cellStyle: 'python',
+        labels: LIST_LABELS,
       }),
     );
   });
@@ -513,16 +525,25 @@ export async function runBaremetalCli(
         const url = g.databaseUrl ?? io.env.STACKSPEC_DATABASE_URL;
         const dir = g.dataDir ?? io.env.STACKSPEC_DATA_DIR;
         const store = url || dir ? await openStore(g, io) : createPgliteStore();
-        const server = await serveDeployTemplates({
-          store,
-          port,
-          host: o.host,
-          auth: o.auth,
-          maxLimit,
-          profile: ironicProfile(g.profile),
-          ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
-        });
         const where = url ? 'PostgreSQL' : dir ? `PGlite in ${dir}` : 'PGlite in memory';
+        let server: Awaited<ReturnType<typeof serveDeployTemplates>>;
+        try {
+          server = await serveDeployTemplates({
+            store,
+            port,
+            host: o.host,
+            auth: o.auth,
+            maxLimit,
+            profile: ironicProfile(g.profile),
+            ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
+          });
+        } catch (e) {
+          // The store is opened before listening: an unreachable database or a taken port ends here.
+          const code = (e as { code?: unknown }).code;
+          if (!isStackspecError(e) && typeof code !== 'string') throw e;
+          io.stderr.write(`Cannot serve on ${o.host}:${port} (store: ${where}): ${describeError(e)}\n`);
+          throw new ExitSignal(EXIT.findings);
+        }
         io.stderr.write(
           `Serving Ironic deploy templates on ${server.url} (store: ${where}, auth: ${o.auth}, API 1.1-${ironicProfile(g.profile).maxVersion})\n`,
         );

@@ -13,7 +13,11 @@ export interface ServeOptions extends DeployTemplatesApiOptions {
 export interface DeployTemplatesServer extends RunningServer {}
 
 /**
- * Serves the deploy template API over HTTP with Node's `http` module.
+ * Serves the deploy template API over HTTP with Node's `http` module. The
+ * store is opened (and migrated) before the port is bound, so a database
+ * that cannot be reached fails here, with the store's error, instead of
+ * answering every request with a 500. When it fails (or the port is
+ * taken) the store is closed again and the error rethrown.
  *
  * @example
  * const server = await serveDeployTemplates({ port: 0, store: createPgliteStore() });
@@ -22,7 +26,14 @@ export interface DeployTemplatesServer extends RunningServer {}
  */
 export async function serveDeployTemplates(options: ServeOptions = {}): Promise<DeployTemplatesServer> {
   const api = createDeployTemplatesApi(options);
-  const server = await startServer(api, { port: options.port ?? 6385, host: options.host ?? '127.0.0.1' });
+  let server: RunningServer;
+  try {
+    await api.service.store.list({ limit: 1 });
+    server = await startServer(api, { port: options.port ?? 6385, host: options.host ?? '127.0.0.1' });
+  } catch (e) {
+    await api.service.store.close().catch(() => undefined);
+    throw e;
+  }
   return {
     ...server,
     async close() {

@@ -34,6 +34,9 @@ const steps = [
   { interface: 'raid', step: 'create_configuration', args: { logical_disks: [] }, priority: 10 },
 ];
 
+/** `deploy template ARGS` against the test's server. */
+const template = (...args: string[]) => run(['deploy', 'template', ...args]);
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'dt-cli-'));
   db = await PGlite.create();
@@ -51,9 +54,7 @@ beforeEach(async () => {
 
 describe('stackspec-baremetal deploy template (against a server)', () => {
   it('creates from a JSON string and prints the object with sorted fields', async () => {
-    const r = await run([
-      'deploy',
-      'template',
+    const r = await template(
       'create',
       'CUSTOM_A',
       '--steps',
@@ -64,7 +65,7 @@ describe('stackspec-baremetal deploy template (against a server)', () => {
       'who=me',
       '-f',
       'json',
-    ]);
+    );
     expect(r.code).toBe(0);
     const shown = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(Object.keys(shown)).toEqual(['created_at', 'extra', 'name', 'steps', 'updated_at', 'uuid']);
@@ -76,11 +77,11 @@ describe('stackspec-baremetal deploy template (against a server)', () => {
       join(dir, 'steps.yaml'),
       '- interface: bios\n  step: apply_configuration\n  args: {settings: []}\n  priority: 150\n',
     );
-    expect((await run(['deploy', 'template', 'create', 'CUSTOM_F', '--steps', 'steps.yaml'])).code).toBe(0);
+    expect((await template('create', 'CUSTOM_F', '--steps', 'steps.yaml')).code).toBe(0);
     expect(
       (await run(['deploy', 'template', 'create', 'CUSTOM_S', '--steps', '-'], JSON.stringify(steps))).code,
     ).toBe(0);
-    const r = await run(['deploy', 'template', 'show', 'CUSTOM_F', '-c', 'steps', '-f', 'value']);
+    const r = await template('show', 'CUSTOM_F', '-c', 'steps', '-f', 'value');
     expect(r.stdout.trim()).toBe(
       "[{'interface': 'bios', 'step': 'apply_configuration', 'args': {'settings': []}, 'priority': 150}]",
     );
@@ -88,19 +89,19 @@ describe('stackspec-baremetal deploy template (against a server)', () => {
 
   it('points at the line of a broken steps file', async () => {
     writeFileSync(join(dir, 'broken.yaml'), '- interface: bios\n  step: [unclosed\n');
-    const r = await run(['deploy', 'template', 'create', 'CUSTOM_B', '--steps', 'broken.yaml']);
+    const r = await template('create', 'CUSTOM_B', '--steps', 'broken.yaml');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/broken\.yaml:\d+:\d+/);
   });
 
   it('rejects a --steps value that is neither a file nor JSON', async () => {
-    const r = await run(['deploy', 'template', 'create', 'CUSTOM_B', '--steps', '{not json']);
+    const r = await template('create', 'CUSTOM_B', '--steps', '{not json');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("Value '{not json' is not a file and cannot be parsed as JSON");
   });
 
   it('prints the server’s message and HTTP status on failure', async () => {
-    const r = await run(['deploy', 'template', 'create', 'bad-name', '--steps', JSON.stringify(steps)]);
+    const r = await template('create', 'bad-name', '--steps', JSON.stringify(steps));
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       "Schema error for template: 'bad-name' is not valid under any of the given schemas. Possible root cause: 'bad-name' does not match '^CUSTOM_[A-Z0-9_]+$' (HTTP 400)\n",
@@ -109,41 +110,35 @@ describe('stackspec-baremetal deploy template (against a server)', () => {
 
   it('lists with default, long and chosen columns, pages and sorts client side', async () => {
     for (const name of ['CUSTOM_C', 'CUSTOM_A', 'CUSTOM_B']) {
-      await run(['deploy', 'template', 'create', name, '--steps', JSON.stringify(steps)]);
+      await template('create', name, '--steps', JSON.stringify(steps));
     }
-    const plain = await run(['deploy', 'template', 'list', '-f', 'json']);
+    const plain = await template('list', '-f', 'json');
+    // Keyed by the OpenStack client's column headings.
     expect((JSON.parse(plain.stdout) as Record<string, unknown>[]).map((r) => Object.keys(r))).toEqual([
-      ['uuid', 'name'],
-      ['uuid', 'name'],
-      ['uuid', 'name'],
+      ['UUID', 'Name'],
+      ['UUID', 'Name'],
+      ['UUID', 'Name'],
     ]);
-    const long = await run(['deploy', 'template', 'list', '--long', '-f', 'json']);
+    const long = await template('list', '--long', '-f', 'json');
     expect(Object.keys((JSON.parse(long.stdout) as Record<string, unknown>[])[0] ?? {})).toEqual([
-      'uuid',
-      'name',
-      'steps',
-      'extra',
-      'created_at',
-      'updated_at',
+      'UUID',
+      'Name',
+      'Steps',
+      'Extra',
+      'Created At',
+      'Updated At',
     ]);
-    const sorted = await run([
-      'deploy',
-      'template',
-      'list',
-      '--sort',
-      'name:desc',
-      '-f',
-      'value',
-      '-c',
-      'name',
-    ]);
+    const sorted = await template('list', '--sort', 'name:desc', '-f', 'value', '-c', 'name');
     expect(sorted.stdout.trim().split('\n')).toEqual(['CUSTOM_C', 'CUSTOM_B', 'CUSTOM_A']);
-    const page = await run(['deploy', 'template', 'list', '--limit', '2', '-f', 'value', '-c', 'name']);
+    const page = await template('list', '--limit', '2', '-f', 'value', '-c', 'name');
     expect(page.stdout.trim().split('\n')).toEqual(['CUSTOM_C', 'CUSTOM_A']);
-    const fields = await run(['deploy', 'template', 'list', '--fields', 'name', 'extra', '-f', 'json']);
-    expect(JSON.parse(fields.stdout)[0]).toEqual({ name: 'CUSTOM_C', extra: {} });
-    expect((await run(['deploy', 'template', 'list', '--long', '--fields', 'name'])).code).toBe(2);
-    expect((await run(['deploy', 'template', 'list', '--limit', '-1'])).stderr).toContain(
+    const fields = await template('list', '--fields', 'name', 'extra', '-f', 'json');
+    expect(JSON.parse(fields.stdout)[0]).toEqual({ Name: 'CUSTOM_C', Extra: {} });
+    // -c takes the heading, as the OpenStack client's does, or the field name.
+    const byLabel = await template('list', '-f', 'value', '-c', 'Name');
+    expect(byLabel.stdout.trim().split('\n')).toEqual(['CUSTOM_C', 'CUSTOM_A', 'CUSTOM_B']);
+    expect((await template('list', '--long', '--fields', 'name')).code).toBe(2);
+    expect((await template('list', '--limit', '-1')).stderr).toContain(
       'Expected non-negative --limit, got -1',
     );
   });
@@ -157,57 +152,31 @@ describe('stackspec-baremetal deploy template (against a server)', () => {
       store: createPgliteStore({ db, schema: `cli_${n}` }),
     });
     for (const name of ['CUSTOM_1', 'CUSTOM_2', 'CUSTOM_3', 'CUSTOM_4', 'CUSTOM_5']) {
-      await run(['deploy', 'template', 'create', name, '--steps', JSON.stringify(steps)]);
+      await template('create', name, '--steps', JSON.stringify(steps));
     }
+    expect((await template('list', '-f', 'value', '-c', 'name')).stdout.trim().split('\n')).toHaveLength(2);
     expect(
-      (await run(['deploy', 'template', 'list', '-f', 'value', '-c', 'name'])).stdout.trim().split('\n'),
-    ).toHaveLength(2);
-    expect(
-      (await run(['deploy', 'template', 'list', '--limit', '0', '-f', 'value', '-c', 'name'])).stdout
-        .trim()
-        .split('\n'),
+      (await template('list', '--limit', '0', '-f', 'value', '-c', 'name')).stdout.trim().split('\n'),
     ).toHaveLength(5);
   });
 
   it('sets and unsets with one patch and says when there is nothing to do', async () => {
-    await run([
-      'deploy',
-      'template',
-      'create',
-      'CUSTOM_A',
-      '--steps',
-      JSON.stringify(steps),
-      '--extra',
-      'a=1',
-    ]);
-    const set = await run([
-      'deploy',
-      'template',
-      'set',
-      'CUSTOM_A',
-      '--name',
-      'CUSTOM_Z',
-      '--extra',
-      'b={"x": 1}',
-    ]);
+    await template('create', 'CUSTOM_A', '--steps', JSON.stringify(steps), '--extra', 'a=1');
+    const set = await template('set', 'CUSTOM_A', '--name', 'CUSTOM_Z', '--extra', 'b={"x": 1}');
     expect(set).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect((await run(['deploy', 'template', 'unset', 'CUSTOM_Z', '--extra', 'a'])).code).toBe(0);
-    const shown = JSON.parse((await run(['deploy', 'template', 'show', 'CUSTOM_Z', '-f', 'json'])).stdout);
+    expect((await template('unset', 'CUSTOM_Z', '--extra', 'a')).code).toBe(0);
+    const shown = JSON.parse((await template('show', 'CUSTOM_Z', '-f', 'json')).stdout);
     expect(shown.extra).toEqual({ b: { x: 1 } });
-    expect((await run(['deploy', 'template', 'set', 'CUSTOM_Z'])).stdout).toBe(
-      'Please specify what to set.\n',
-    );
-    expect((await run(['deploy', 'template', 'unset', 'CUSTOM_Z'])).stdout).toBe(
-      'Please specify what to unset.\n',
-    );
-    expect((await run(['deploy', 'template', 'set', 'CUSTOM_Z', '--extra', 'novalue'])).stderr).toContain(
+    expect((await template('set', 'CUSTOM_Z')).stdout).toBe('Please specify what to set.\n');
+    expect((await template('unset', 'CUSTOM_Z')).stdout).toBe('Please specify what to unset.\n');
+    expect((await template('set', 'CUSTOM_Z', '--extra', 'novalue')).stderr).toContain(
       'Attributes must be a list of PATH=VALUE not "novalue"',
     );
   });
 
   it('deletes several templates and reports each failure at the end', async () => {
-    await run(['deploy', 'template', 'create', 'CUSTOM_A', '--steps', JSON.stringify(steps)]);
-    const r = await run(['deploy', 'template', 'delete', 'CUSTOM_NOPE', 'CUSTOM_A']);
+    await template('create', 'CUSTOM_A', '--steps', JSON.stringify(steps));
+    const r = await template('delete', 'CUSTOM_NOPE', 'CUSTOM_A');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('Deleted deploy template CUSTOM_A\n');
     expect(r.stderr).toBe(
@@ -216,7 +185,7 @@ describe('stackspec-baremetal deploy template (against a server)', () => {
   });
 
   it('plans the deploy steps of a node from the stored templates', async () => {
-    await run(['deploy', 'template', 'create', 'CUSTOM_RAID', '--steps', JSON.stringify(steps)]);
+    await template('create', 'CUSTOM_RAID', '--steps', JSON.stringify(steps));
     const driver = [
       { interface: 'deploy', step: 'deploy', priority: 100 },
       {
@@ -226,9 +195,7 @@ describe('stackspec-baremetal deploy template (against a server)', () => {
         argsinfo: { logical_disks: { required: true } },
       },
     ];
-    const r = await run([
-      'deploy',
-      'template',
+    const r = await template(
       'plan',
       '--driver-steps',
       JSON.stringify(driver),
@@ -236,7 +203,7 @@ describe('stackspec-baremetal deploy template (against a server)', () => {
       'CUSTOM_RAID,CUSTOM_OTHER',
       '-f',
       'json',
-    ]);
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([
       { priority: 100, interface: 'deploy', step: 'deploy', args: {}, origin: 'driver' },
@@ -248,20 +215,64 @@ describe('stackspec-baremetal deploy template (against a server)', () => {
         origin: 'template CUSTOM_RAID',
       },
     ]);
-    const bad = await run([
-      'deploy',
-      'template',
+    const bad = await template(
       'plan',
       '--driver-steps',
       JSON.stringify(driver.slice(0, 1)),
       '--instance-traits',
       'CUSTOM_RAID',
-    ]);
+    );
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(
       'Matching deploy templates: CUSTOM_RAID. Errors: node does not support this deploy step',
     );
     expect(bad.stderr).toContain('deploy-templates/unsupported-step');
+  });
+
+  it('shows chosen fields, in every output format of the OpenStack client', async () => {
+    await template('create', 'CUSTOM_A', '--steps', JSON.stringify(steps), '--extra', 'k=v');
+    const fields = await template('show', 'CUSTOM_A', '--fields', 'name', 'extra', '-f', 'json');
+    expect(JSON.parse(fields.stdout)).toEqual({ extra: { k: 'v' }, name: 'CUSTOM_A' });
+    const table = await template('show', 'CUSTOM_A', '--fields', 'name', 'extra', '-f', 'table');
+    expect(table.stdout).toBe(
+      [
+        '+-------+------------+',
+        '| Field | Value      |',
+        '+-------+------------+',
+        "| extra | {'k': 'v'} |",
+        '| name  | CUSTOM_A   |',
+        '+-------+------------+',
+        '',
+      ].join('\n'),
+    );
+    const yaml = await template('show', 'CUSTOM_A', '--fields', 'name', 'extra', '-f', 'yaml');
+    expect(yaml.stdout).toBe('extra:\n  k: v\nname: CUSTOM_A\n');
+    const shell = await template('show', 'CUSTOM_A', '-f', 'shell', '-c', 'extra', '-c', 'name');
+    expect(shell.stdout).toBe('extra="{\'k\': \'v\'}"\nname="CUSTOM_A"\n');
+    const list = await template('list', '-f', 'table');
+    expect(list.stdout).toMatch(/^\+-+\+-+\+\n\| UUID +\| Name +\|\n/);
+    expect(list.stdout).toContain('| CUSTOM_A |');
+  });
+
+  it('sends the microversion given with --os-baremetal-api-version', async () => {
+    await template('create', 'CUSTOM_A', '--steps', JSON.stringify(steps));
+    const old = await run(['--os-baremetal-api-version', '1.54', 'deploy', 'template', 'list']);
+    expect(old).toMatchObject({
+      code: 1,
+      stderr: 'The API version does not allow deploy templates (HTTP 404)\n',
+    });
+    const ok = await run([
+      '--os-baremetal-api-version',
+      '1.55',
+      'deploy',
+      'template',
+      'list',
+      '-f',
+      'value',
+      '-c',
+      'name',
+    ]);
+    expect(ok).toMatchObject({ code: 0, stdout: 'CUSTOM_A\n' });
   });
 
   it('reports an unreachable server', async () => {
@@ -310,6 +321,42 @@ describe('stackspec-baremetal with an embedded store', () => {
   });
 });
 
+describe('stackspec-baremetal --profile 21.4', () => {
+  it('validates with the rules of Ironic 21.4 and serves its API range', async () => {
+    const data = join(dir, 'profile');
+    const create = (name: string, profile: string[]) => {
+      const fake = io();
+      return runBaremetalCli(
+        [
+          ...profile,
+          '--data-dir',
+          data,
+          'deploy',
+          'template',
+          'create',
+          name,
+          '--steps',
+          JSON.stringify(steps),
+        ],
+        fake,
+      ).then((code) => ({ code, stderr: fake.err() }));
+    };
+    // HW_NVME_BES is a standard trait of os-traits 3.9.0 but not of 2.9.0 (Ironic 21.4's).
+    const old = await create('HW_NVME_BES', ['--profile', '21.4']);
+    expect(old.code).toBe(1);
+    expect(old.stderr).toContain("'HW_NVME_BES' is not valid under any of the given schemas");
+    expect((await create('HW_NVME_BES', [])).code).toBe(0);
+    const controller = new AbortController();
+    const fake = io();
+    const done = runBaremetalCli(['--profile', '21.4', 'serve', '--port', '0'], fake, {
+      signal: controller.signal,
+      onListening: () => controller.abort(),
+    });
+    expect(await done).toBe(0);
+    expect(fake.err()).toContain('API 1.1-1.82');
+  });
+});
+
 describe('stackspec-baremetal serve', () => {
   it('serves until stopped and answers an API client', async () => {
     const controller = new AbortController();
@@ -336,6 +383,30 @@ describe('stackspec-baremetal serve', () => {
     const fake = io();
     expect(await runBaremetalCli(['serve', '--port', 'x'], fake)).toBe(2);
   });
+
+  it('exits 1 before listening when the database cannot be reached', async () => {
+    const fake = io();
+    const listening: string[] = [];
+    const code = await runBaremetalCli(
+      ['--database-url', 'postgres://postgres@127.0.0.1:9/nothing', 'serve', '--port', '0'],
+      fake,
+      { onListening: (url) => listening.push(url) },
+    );
+    expect(code).toBe(1);
+    expect(listening).toEqual([]);
+    expect(fake.err()).toMatch(
+      /^Cannot serve on 127\.0\.0\.1:0 \(store: PostgreSQL\): The deploy template storage failed: connect ECONNREFUSED 127\.0\.0\.1:9\n$/,
+    );
+  });
+
+  it('exits 1 with the reason when the port is taken', async () => {
+    const fake = io();
+    const port = new URL(server.url).port;
+    expect(await runBaremetalCli(['serve', '--port', port], fake)).toBe(1);
+    expect(fake.err()).toContain(
+      `Cannot serve on 127.0.0.1:${port} (store: PGlite in memory): listen EADDRINUSE`,
+    );
+  });
 });
 
 describe('the spec’s two flavors from the command line', () => {
@@ -348,16 +419,12 @@ describe('the spec’s two flavors from the command line', () => {
       CUSTOM_BM_CONFIG_BIOS_VMX_OFF: 'vmx-off.yaml',
     };
     for (const [name, file] of Object.entries(files)) {
-      expect((await run(['deploy', 'template', 'create', name, '--steps', join(fixtures, file)])).code).toBe(
-        0,
-      );
+      expect((await template('create', name, '--steps', join(fixtures, file))).code).toBe(0);
     }
     const plan = async (traits: string) =>
       JSON.parse(
         (
-          await run([
-            'deploy',
-            'template',
+          await template(
             'plan',
             '--driver-steps',
             join(fixtures, 'driver-steps.yaml'),
@@ -369,7 +436,7 @@ describe('the spec’s two flavors from the command line', () => {
             'step',
             '-c',
             'args',
-          ])
+          )
         ).stdout,
       ) as { step: string; args: Record<string, unknown> }[];
     const mirror = await plan(

@@ -1,5 +1,6 @@
 // Debian's python3-ironicclient (through python3-openstackclient) drives our
-// server exactly as an operator would: create, list, show, set, unset, delete.
+// server exactly as an operator would: create, list, show, set, unset, delete,
+// once with the server on PGlite and once on PostgreSQL.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,20 +8,24 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oracleAvailable } from '../../../test-support/python.js';
-import { createPgliteStore, type DeployTemplatesServer, serveDeployTemplates } from '../src/index.js';
+import { type DeployTemplatesServer, serveDeployTemplates } from '../src/index.js';
+import { testStores } from './support/stores.js';
 
 const run = promisify(execFile);
 const available = oracleAvailable('python-ironicclient', ['ironicclient', 'openstackclient']);
 
-describe.runIf(available)('python-ironicclient against our server', () => {
+const kinds = available ? (await testStores()).filter((k) => k.available) : [];
+
+describe.runIf(available).each(kinds)('python-ironicclient against our server on $name', (stores) => {
   let server: DeployTemplatesServer;
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'dt-osc-'));
-    server = await serveDeployTemplates({ port: 0, store: createPgliteStore() });
+    server = await serveDeployTemplates({ port: 0, store: await stores.make('osc') });
   });
   afterAll(async () => {
     await server?.close();
+    await stores.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -15,6 +15,8 @@ export interface PostgresStoreOptions extends SqlStoreOptions {
   pool?: pg.Pool;
   /** Largest number of connections of the pool the store creates (default 10). */
   maxConnections?: number;
+  /** How long the pool the store creates waits for a connection, in milliseconds (default 10000). */
+  connectionTimeoutMillis?: number;
 }
 
 /**
@@ -32,6 +34,8 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): DeployT
     new pg.Pool({
       ...(options.connectionString ? { connectionString: options.connectionString } : {}),
       max: options.maxConnections ?? 10,
+      // A server that never answers must end in an error, not a hang.
+      connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
     });
   const owned = !options.pool;
   // An idle connection dropped by the server must not crash the process; the next query reconnects.

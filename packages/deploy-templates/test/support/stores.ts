@@ -14,12 +14,22 @@ export interface TestStores {
   readonly available: boolean;
   /** An empty store in a new schema whose name starts with `prefix`. */
   make(prefix: string, options?: { clock?: () => Date }): Promise<DeployTemplateStore>;
-  /** The schema and connection string of the last store made (for commands that open their own). */
-  last(): { schema: string };
   /** Closes every store made so far and drops its schema. */
   cleanup(): Promise<void>;
   /** {@link TestStores.cleanup}, then releases what the kind shares between tests. */
   close(): Promise<void>;
+}
+
+/** The store with a close() that may be called again (a server closes its store, and so does cleanup). */
+function closeOnce(store: DeployTemplateStore): DeployTemplateStore {
+  let closing: Promise<void> | undefined;
+  return {
+    ...store,
+    close: () => {
+      closing ??= store.close();
+      return closing;
+    },
+  };
 }
 
 function pgliteStores(): TestStores {
@@ -41,11 +51,10 @@ function pgliteStores(): TestStores {
       db ??= PGlite.create();
       seq += 1;
       const schema = `${prefix}_${seq}`;
-      const store = createPgliteStore({ db: await db, schema, ...options });
+      const store = closeOnce(createPgliteStore({ db: await db, schema, ...options }));
       made.push({ store, schema });
       return store;
     },
-    last: () => ({ schema: made[made.length - 1]?.schema ?? 'public' }),
     cleanup,
     async close() {
       await cleanup();
@@ -68,16 +77,12 @@ async function postgresStores(): Promise<TestStores> {
     available,
     async make(prefix, options = {}) {
       const schema = schemaName(prefix);
-      const store = createPostgresStore({
-        connectionString: POSTGRES_URL,
-        schema,
-        maxConnections: 8,
-        ...options,
-      });
+      const store = closeOnce(
+        createPostgresStore({ connectionString: POSTGRES_URL, schema, maxConnections: 8, ...options }),
+      );
       made.push({ store, schema });
       return store;
     },
-    last: () => ({ schema: made[made.length - 1]?.schema ?? 'public' }),
     cleanup,
     close: cleanup,
   };
