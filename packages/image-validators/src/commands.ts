@@ -1,8 +1,11 @@
+import { z } from 'zod';
 import { exportLine, shellQuote } from './shell.js';
 import type { PackageRef } from './spec.js';
 
+/** The command styles, as a schema; see {@link CommandStyle}. */
+export const CommandStyleSchema = z.enum(['batched', 'sahara']);
 /** How commands are shaped: `batched` (ours, fewer round trips) or `sahara` (Sahara's exact commands). */
-export type CommandStyle = 'batched' | 'sahara';
+export type CommandStyle = z.infer<typeof CommandStyleSchema>;
 
 /** Package tool families the `package` validator knows. */
 export type PackageFamily = 'debian' | 'redhat';
@@ -11,7 +14,9 @@ export type PackageFamily = 'debian' | 'redhat';
  * Installer used for the Red Hat family. Sahara always used `yum`; `auto`
  * uses `dnf` where it exists and `yum` elsewhere, in the same command.
  */
-export type RedhatInstaller = 'yum' | 'dnf' | 'auto';
+export const RedhatInstallerSchema = z.enum(['yum', 'dnf', 'auto']);
+/** Installer used for the Red Hat family; see {@link RedhatInstallerSchema}. */
+export type RedhatInstaller = z.infer<typeof RedhatInstallerSchema>;
 
 /** Extracts a batch of copy_script files sent on stdin; replaces symlinks rather than following them. */
 export const TAR_COMMAND = 'tar -x -m -f - -C /';
@@ -35,7 +40,7 @@ function words(list: readonly string[]): string {
 }
 
 /** One package's check as a shell condition (batched style): true when installed (at the pinned version). */
-export function packageCondition(p: PackageRef, family: PackageFamily): string {
+function packageCondition(p: PackageRef, family: PackageFamily): string {
   if (family === 'redhat') return `rpm -q ${shellQuote(packageWord(p, family, 'batched'))} >/dev/null 2>&1`;
   if (!p.version) return `dpkg -s ${shellQuote(p.name)} >/dev/null 2>&1`;
   const expected = `install ok installed ${p.version}`;
@@ -80,8 +85,9 @@ export function installCommand(
 /**
  * One command that checks many packages and prints `siv-missing:<index>` for
  * each one that is missing, then `siv-done`. Each package gets exactly the
- * condition {@link packageCondition} gives it, so the verdict per package is
- * the same as checking it alone.
+ * test a batched check of that package alone would run (`dpkg -s`, `rpm -q`,
+ * or a `dpkg-query` status and version comparison for an apt pin), so the
+ * verdict per package is the same as checking it alone.
  */
 export function batchCheckCommand(packages: readonly PackageRef[], family: PackageFamily): string {
   const parts = packages.map((p, i) => `${packageCondition(p, family)} || echo ${BATCH_MISSING}${i}`);

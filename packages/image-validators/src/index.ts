@@ -16,11 +16,13 @@ export { createLocalRemote } from './adapters/local.js';
 export type { CommandStyle, PackageFamily, ParsedPackageCommand, RedhatInstaller } from './commands.js';
 export {
   batchCheckCommand,
+  CommandStyleSchema,
   checkCommand,
   installCommand,
   packageWord,
   parseBatchCheck,
   parsePackageCommand,
+  RedhatInstallerSchema,
   runScriptCommand,
   scriptFile,
 } from './commands.js';
@@ -37,7 +39,7 @@ export {
 } from './load.js';
 export type { ExecOptions, ExecResult, Remote, WriteFileOptions } from './remote.js';
 export { DISTRO_PROBE, probeDistro, RemoteError } from './remote.js';
-export { exportLine, isShellName, shellQuote, sudoCommand, withEnv } from './shell.js';
+export { exportLine, isShellName, shellQuote, withEnv } from './shell.js';
 export type {
   AllNode,
   AnyNode,
@@ -63,7 +65,7 @@ export type {
   ValidationReport,
   ValidatorResult,
 } from './validate.js';
-export { saharaCommandMessage, validateImage } from './validate.js';
+export { saharaCommandMessage, ValidateImageOptionsSchema, validateImage } from './validate.js';
 export type {
   ValidatorDefinition,
   ValidatorLoadContext,

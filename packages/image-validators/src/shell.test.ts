@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { isStackspecError } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { exportLine, isShellName, shellQuote, sudoCommand, withEnv } from './shell.js';
+import { exportLine, isShellName, shellQuote, withEnv } from './shell.js';
 
 const sh = (script: string) => spawnSync('/bin/sh', ['-c', script], { encoding: 'utf8' });
 
@@ -47,7 +47,12 @@ describe('shell quoting', () => {
     expect(withEnv('true', {})).toBe('true');
   });
 
-  it('wraps root commands without expanding anything before sudo', () => {
-    expect(sudoCommand('echo $HOME')).toBe(`sudo -n -- sh -c 'echo $HOME'`);
+  it('names the variable whose value holds a NUL byte', () => {
+    expect(() => exportLine('JRE_HOME', 'a\u0000b')).toThrow(
+      expect.objectContaining({ code: 'shell/nul-byte', message: expect.stringContaining('JRE_HOME') }),
+    );
+    expect(() => withEnv('true', { V: '\u0000' })).toThrow(
+      expect.objectContaining({ code: 'shell/nul-byte' }),
+    );
   });
 });

@@ -31,11 +31,20 @@ export function isShellName(name: string): boolean {
   return SHELL_NAME.test(name);
 }
 
-/** One `export NAME=value` line with the value quoted. Throws `ValidationError` (`shell/bad-name`) for a bad name. */
+/**
+ * One `export NAME=value` line with the value quoted. Throws `ValidationError`:
+ * `shell/bad-name` for a name a shell cannot export, `shell/nul-byte` for a
+ * value holding a NUL byte (the message names the variable).
+ */
 export function exportLine(name: string, value: string): string {
   if (!isShellName(name)) {
     throw new ValidationError(`'${name}' cannot be used as an environment variable name.`, {
       code: 'shell/bad-name',
+    });
+  }
+  if (value.includes('\u0000')) {
+    throw new ValidationError(`The value of ${name} contains a NUL byte, which no shell variable can hold.`, {
+      code: 'shell/nul-byte',
     });
   }
   return `export ${name}=${shellQuote(value)}`;
@@ -49,9 +58,4 @@ export function withEnv(command: string, env: Readonly<Record<string, string>> |
   const entries = Object.entries(env ?? {});
   if (!entries.length) return command;
   return `${entries.map(([k, v]) => exportLine(k, v)).join('; ')}; ${command}`;
-}
-
-/** Wraps a command so it runs as root through passwordless sudo, with nothing expanded before sudo sees it. */
-export function sudoCommand(command: string): string {
-  return `sudo -n -- sh -c ${shellQuote(command)}`;
 }

@@ -1,10 +1,16 @@
+import { isStackspecError } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createDryRunRemote, type DryRunRemote, type SimulatedScript } from './adapters/dry-run.js';
 import { loadImageSpec } from './load.js';
 import type { Remote } from './remote.js';
 import { shellQuote } from './shell.js';
-import { type ValidateImageOptions, type ValidationEvent, validateImage } from './validate.js';
+import {
+  saharaCommandMessage,
+  type ValidateImageOptions,
+  type ValidationEvent,
+  validateImage,
+} from './validate.js';
 import { defineValidator } from './validator-definition.js';
 
 const load = (text: string, opts: Parameters<typeof loadImageSpec>[1] = {}) =>
@@ -296,6 +302,76 @@ describe('validateImage: cases and arguments', () => {
     });
     expect(reserved.failure?.code).toBe('image/env-conflict');
   });
+
+  it('refuses a NUL byte in an argument or env value before running anything', async () => {
+    const remote = createDryRunRemote();
+    const arg = await validateImage(argSpec, remote, { arguments: { token: 'a\u0000b' } });
+    expect(arg.failure).toMatchObject({ code: 'image/argument-invalid', line: 3, path: '/arguments/token' });
+    expect(arg.failure?.message).toMatch(/token contains a NUL byte/);
+    const env = await validateImage(argSpec, remote, { arguments: { token: 't' }, env: { X: '\u0000' } });
+    expect(env.failure).toMatchObject({ code: 'image/env-invalid' });
+    expect(remote.calls).toEqual([]);
+  });
+});
+
+describe('validateImage: options', () => {
+  const spec = load('validators:\n  - package: a\n');
+
+  it('rejects options of the wrong shape with located diagnostics, before anything runs', async () => {
+    const cases: [unknown, string, string][] = [
+      [{ mode: 'nonsense' }, 'image-options/invalid-value', '/mode'],
+      [{ reconcil: false }, 'image-options/unknown-key', '/reconcil'],
+      [{ tempDir: 'tmp' }, 'image-options/custom', '/tempDir'],
+      [{ arguments: { a: {} } }, 'image-options/invalid-type', '/arguments/a'],
+      [{ env: { A: 1 } }, 'image-options/invalid-type', '/env/A'],
+      [{ onProgress: 'yes' }, 'image-options/custom', '/onProgress'],
+      [{ maxOutputChars: -1 }, 'image-options/too-small', '/maxOutputChars'],
+      [null, 'image-options/invalid-type', ''],
+    ];
+    for (const [options, code, path] of cases) {
+      const remote = createDryRunRemote();
+      try {
+        await validateImage(spec, remote, options as ValidateImageOptions);
+        expect.unreachable(JSON.stringify(options));
+      } catch (e) {
+        expect(isStackspecError(e) && e.code, JSON.stringify(options)).toBe(code);
+        expect(isStackspecError(e) && e.diagnostics[0]?.path).toBe(path);
+      }
+      expect(remote.calls).toEqual([]);
+    }
+  });
+
+  it('accepts every documented option', async () => {
+    const r = await validateImage(spec, createDryRunRemote(), {
+      reconcile: false,
+      arguments: {},
+      env: { A: 'b' },
+      mode: 'batched',
+      families: { ubuntu: 'debian' },
+      redhatInstaller: 'dnf',
+      tempDir: '/var/tmp',
+      onProgress: () => {},
+      uuid: () => 'u',
+      maxOutputChars: 10,
+    });
+    expect(r).toMatchObject({ ok: true, mode: 'batched', reconcile: false });
+  });
+});
+
+describe('saharaCommandMessage', () => {
+  it("words a failed command as Sahara's remote error does, keeping printable text only", () => {
+    expect(
+      saharaCommandMessage('rpm -q a', { exitCode: 1, stdout: 'package a is not installed\n', stderr: '' }),
+    ).toBe(
+      'Error during command execution: "rpm -q a"\nReturn code: 1\nSTDOUT:\npackage a is not installed\n',
+    );
+    expect(saharaCommandMessage('x', { exitCode: 0, stdout: '', stderr: 'caf\u00e9\u0007 \u2713\n' })).toBe(
+      'Error during command execution: "x"\nSTDERR:\ncaf \n',
+    );
+    expect(saharaCommandMessage('x', { exitCode: 2, stdout: 'o', stderr: 'e' })).toBe(
+      'Error during command execution: "x"\nReturn code: 2\nSTDERR:\ne\nSTDOUT:\no',
+    );
+  });
 });
 
 describe('validateImage: scripts', () => {
@@ -331,10 +407,10 @@ describe('validateImage: scripts', () => {
     expect(commands(remote)).toEqual([
       'write /tmp/uuid.sh',
       'chmod +x /tmp/uuid.sh',
-      '/tmp/uuid.sh',
+      'bash -c /tmp/uuid.sh',
       'write /tmp/uuid.sh',
       'chmod +x /tmp/uuid.sh',
-      '/tmp/uuid.sh',
+      'bash -c /tmp/uuid.sh',
     ]);
     const file = remote.calls.find((c) => c.op === 'writeFile');
     expect(file?.op === 'writeFile' && file.content).toBe(
@@ -384,6 +460,40 @@ describe('validateImage: scripts', () => {
     });
     expect(r.failure?.message).toContain("The script 'find' failed");
     expect(r.diagnostics[0]?.hint).toContain('no java');
+  });
+
+  it("names Sahara's script path in saharaMessage and the command it ran in command", async () => {
+    const remote = createDryRunRemote({ machine: { script: () => ({ exitCode: 2, stderr: 'no java\n' }) } });
+    const r = await validateImage(spec, remote, { ...sahara, reconcile: false });
+    expect(r.failure).toMatchObject({ command: 'bash -c /tmp/uuid.sh', exitCode: 2 });
+    expect(r.failure?.saharaMessage).toBe(
+      'Image has failed validation: Error during command execution: "/tmp/uuid.sh"\nReturn code: 2\nSTDERR:\nno java\n',
+    );
+  });
+
+  it('quotes the script path in Sahara mode, so a hostile tempDir stays a path', async () => {
+    const remote = createDryRunRemote({ machine: {} });
+    const tempDir = "/tmp/a b;touch X'$(id)";
+    const r = await validateImage(spec, remote, { ...sahara, reconcile: false, tempDir });
+    expect(r.ok, r.failure?.message).toBe(true);
+    const path = `${tempDir}/uuid.sh`;
+    expect(commands(remote).slice(0, 3)).toEqual([
+      `write ${path}`,
+      `chmod +x ${shellQuote(path)}`,
+      `bash -c ${shellQuote(shellQuote(path))}`,
+    ]);
+  });
+
+  it('turns a script output that no later script can receive into a located failure, keeping the report', async () => {
+    const remote = createDryRunRemote({
+      machine: { script: (s) => (s.body.includes('find') ? { stdout: 'a\u0000b' } : {}) },
+    });
+    const r = await validateImage(spec, remote, { reconcile: false });
+    expect(r.ok).toBe(false);
+    expect(r.failure).toMatchObject({ code: 'shell/nul-byte', type: 'script', line: 6 });
+    expect(r.failure?.message).toMatch(/JRE_HOME contains a NUL byte/);
+    expect(r.results.map((x) => x.status)).toEqual(['passed', 'failed']);
+    expect(r.variables.JRE_HOME).toBe('a\u0000b');
   });
 
   it('writes consecutive copy_script files with one tar command, and falls back when tar fails', async () => {

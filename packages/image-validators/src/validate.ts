@@ -5,18 +5,22 @@ import {
   describeError,
   isStackspecError,
   type PyValue,
+  parseWithSchema,
   pyEquals,
   pyStr,
 } from '@stackspec/core';
+import { z } from 'zod';
 import {
   batchCheckCommand,
   type CommandStyle,
+  CommandStyleSchema,
   checkCommand,
   installCommand,
   type PackageFamily,
   packageWord,
   parseBatchCheck,
   type RedhatInstaller,
+  RedhatInstallerSchema,
   runScriptCommand,
   scriptFile,
   TAR_COMMAND,
@@ -24,6 +28,7 @@ import {
 import { DISTRO_FAMILIES, familyOf, SAHARA_DISTRO_FAMILIES } from './families.js';
 import { fromPyValue, toPyValue } from './py-value.js';
 import type { ExecOptions, ExecResult, Remote, WriteFileOptions } from './remote.js';
+import { shellQuote } from './shell.js';
 import type {
   CaseBranch,
   ImageSpec,
@@ -36,40 +41,54 @@ import type {
 import { tarArchive } from './tar.js';
 import type { ValidatorRunContext } from './validator-definition.js';
 
-/** Options of {@link validateImage}. */
-export interface ValidateImageOptions {
+const ArgumentValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const isFunction = (v: unknown) => typeof v === 'function';
+
+/**
+ * The options {@link validateImage} accepts, as a schema: unknown keys and
+ * values of the wrong type are refused before anything runs.
+ */
+export const ValidateImageOptionsSchema = z.strictObject({
   /** Fix what is wrong (install packages, run scripts in fix mode). Default `true`, as in the spec. */
-  reconcile?: boolean;
+  reconcile: z.boolean().optional(),
   /**
    * Values for declared arguments. Undeclared names are dropped (as Sahara
    * does); missing ones take their default; `choices` are enforced.
    */
-  arguments?: Readonly<Record<string, string | number | boolean | null>>;
+  arguments: z.record(z.string(), ArgumentValueSchema).optional(),
   /**
    * Extra variables for scripts (the spec's `env_map`): kept whatever their
    * name, exported only to scripts that list them in `env_vars`. They may not
    * reuse a declared argument's name or a reserved one.
    */
-  env?: Readonly<Record<string, string>>;
+  env: z.record(z.string(), z.string()).optional(),
   /**
    * `batched` (default): package checks of many validators in one command,
    * scripts in one round trip, exact apt pins, Debian known as a family.
    * `sahara`: Sahara's exact command sequence, nothing batched.
    */
-  mode?: CommandStyle;
+  mode: CommandStyleSchema.optional(),
   /** Distribution → family entries added to (and overriding) the built-in map. */
-  families?: Readonly<Record<string, string>>;
+  families: z.record(z.string(), z.string()).optional(),
   /** Red Hat family installer in batched mode; default `auto` (dnf where present, else yum). */
-  redhatInstaller?: RedhatInstaller;
-  /** Directory for script files on the machine; default `/tmp`. */
-  tempDir?: string;
+  redhatInstaller: RedhatInstallerSchema.optional(),
+  /** Absolute directory for script files on the machine; default `/tmp`. */
+  tempDir: z
+    .string()
+    .refine((v) => v.startsWith('/'), { error: 'tempDir must be an absolute path (starting with /).' })
+    .optional(),
   /** Called when a validator starts and ends, for live progress. */
-  onProgress?: (event: ValidationEvent) => void;
+  onProgress: z
+    .custom<(event: ValidationEvent) => void>(isFunction, { error: 'onProgress must be a function.' })
+    .optional(),
   /** Script file names in `sahara` mode (default random UUIDs); injectable for tests. */
-  uuid?: () => string;
+  uuid: z.custom<() => string>(isFunction, { error: 'uuid must be a function.' }).optional(),
   /** Output kept per command in the report (characters per stream); default 65536. */
-  maxOutputChars?: number;
-}
+  maxOutputChars: z.number().int().min(0).optional(),
+});
+
+/** Options of {@link validateImage}; {@link ValidateImageOptionsSchema} documents each one. */
+export type ValidateImageOptions = z.input<typeof ValidateImageOptionsSchema>;
 
 /** One remote round trip a validator made. */
 export interface CommandRecord {
@@ -102,7 +121,7 @@ export interface ValidatorResult extends SpecLocation {
 
 /** Why a validation failed. */
 export interface ValidationFailure extends Partial<SpecLocation> {
-  /** `image/command-failed`, `image/all-failed`, `image/argument-required`, `image/argument-choice`, `image/argument-not-found`, `image/unknown-distro`, `image/env-conflict`, `image/custom-failed`, `image/validator-crashed`, or a `remote/*` code when the machine could not be reached. */
+  /** `image/command-failed`, `image/all-failed`, `image/argument-required`, `image/argument-choice`, `image/argument-invalid`, `image/argument-not-found`, `image/unknown-distro`, `image/env-conflict`, `image/env-invalid`, `image/custom-failed`, `image/validator-crashed`, `shell/nul-byte` (a script output that a later script exports holds a NUL byte), or a `remote/*` code when the machine could not be reached. */
   code: string;
   /** The validator type, when a validator failed. */
   type?: string;
@@ -284,7 +303,14 @@ class Run {
     return new Abort({ code, message, saharaMessage: message, command });
   }
 
-  failCommand(node: ValidatorNode, command: string, r: ExecResult, what: string): Failure {
+  /** A failed command as a located failure; `saharaCommand` is the command text Sahara's message names, when it differs. */
+  failCommand(
+    node: ValidatorNode,
+    command: string,
+    r: ExecResult,
+    what: string,
+    saharaCommand = command,
+  ): Failure {
     const detail = firstLine(r.stderr) || firstLine(r.stdout);
     return new Failure({
       code: 'image/command-failed',
@@ -294,7 +320,7 @@ class Run {
       ...(node.line ? { line: node.line, column: node.column } : {}),
       ...scriptPathOf(node),
       message: `${what}: \`${command}\` exited with status ${r.exitCode}${detail ? ` (${detail})` : ''}.`,
-      saharaMessage: VALIDATION_PREFIX + saharaCommandMessage(command, r),
+      saharaMessage: VALIDATION_PREFIX + saharaCommandMessage(saharaCommand, r),
       command,
       exitCode: r.exitCode,
       stdout: this.clip(r.stdout),
@@ -388,7 +414,18 @@ class Run {
     try {
       const status = await this.body(node, reconcile, depth);
       result.status = status;
-    } catch (e) {
+    } catch (caught) {
+      // Our own errors raised mid-run (a script output with a NUL byte that a later script
+      // must export) become a failure of this validator, so the report keeps what already ran.
+      const e =
+        caught instanceof Failure || caught instanceof Abort || !isStackspecError(caught)
+          ? caught
+          : this.failAt(
+              node,
+              caught.code,
+              `The ${node.type} validator could not run: ${caught.message}`,
+              caught.message,
+            );
       result.status = 'failed';
       if (e instanceof Failure || e instanceof Abort) result.message = e.detail.message;
       else result.message = describeError(e);
@@ -631,11 +668,15 @@ class Run {
       const content = scriptFile(exports, node.body, false);
       const path = `${this.opts.tempDir.replace(/\/+$/, '')}/${this.opts.uuid()}.sh`;
       await this.write(path, content);
-      const chmod = `chmod +x ${path}`;
+      const chmod = `chmod +x ${shellQuote(path)}`;
       const c = await this.exec(chmod, 'chmod');
       if (c.exitCode !== 0) throw this.failCommand(node, chmod, c, 'The script could not be made executable');
-      const r = await this.exec(path, 'script');
-      if (r.exitCode !== 0) throw this.failCommand(node, path, r, `The script '${node.name}' failed`);
+      // Sahara ran every root command as `bash -c "<command>"`, so bash read this file (its first
+      // line is an export, not a `#!`). Our remotes use sh, which is dash on Debian; name bash.
+      const run = `bash -c ${shellQuote(shellQuote(path))}`;
+      const r = await this.exec(run, 'script');
+      if (r.exitCode !== 0)
+        throw this.failCommand(node, run, r, `The script '${node.name}' failed`, shellQuote(path));
       stdout = r.stdout;
     } else {
       const content = scriptFile(exports, node.body, true);
@@ -726,6 +767,16 @@ function resolveArguments(
       continue;
     }
     const value = toPyValue(given[arg.name]);
+    if (typeof value === 'string' && value.includes('\u0000')) {
+      return {
+        failure: {
+          code: 'image/argument-invalid',
+          ...loc,
+          message: `The value given for the argument ${arg.name} contains a NUL byte, which no script can receive.`,
+          saharaMessage: `${VALIDATION_PREFIX}Argument ${arg.name} has an invalid value.`,
+        },
+      };
+    }
     if (arg.choices?.length && !arg.choices.some((c) => pyEquals(c, value))) {
       const sahara = `Value for argument ${arg.name} must be one of ${pyStr(arg.choices)}.`;
       return {
@@ -775,7 +826,11 @@ function diagnosticOf(f: ValidationFailure): Diagnostic {
  * fixed and what failed. Never rejects for a failed validation: the report's
  * `ok` is false and `failure` says which validator failed, where it is in
  * the spec, the command and its output. Remote errors (a lost connection)
- * also end in a report, with a `remote/*` failure code.
+ * also end in a report, with a `remote/*` failure code, and so do values
+ * that cannot reach a shell (a NUL byte in an argument, an env value or a
+ * script output that a later script exports). It rejects only for options
+ * that break {@link ValidateImageOptionsSchema}: a `ValidationError` with
+ * `image-options/*` codes, before anything runs.
  *
  * With `reconcile: false` only checks run and scripts get `test_only=1`
  * (`SIV_RECONCILE=0`); nothing is installed.
@@ -788,8 +843,9 @@ function diagnosticOf(f: ValidationFailure): Diagnostic {
 export async function validateImage(
   spec: ImageSpec,
   remote: Remote,
-  options: ValidateImageOptions = {},
+  rawOptions: ValidateImageOptions = {},
 ): Promise<ValidationReport> {
+  const options = parseWithSchema(ValidateImageOptionsSchema, rawOptions, { area: 'image-options' });
   const reconcile = options.reconcile ?? true;
   const mode = options.mode ?? 'batched';
   const run = new Run(spec, remote, {
@@ -822,10 +878,14 @@ export async function validateImage(
   if ('failure' in resolved) return report(resolved.failure);
   for (const [k, v] of resolved.values) run.vars.set(k, v);
   const declared = new Set(spec.arguments.map((a) => a.name));
-  for (const name of Object.keys(options.env ?? {})) {
+  for (const [name, value] of Object.entries(options.env ?? {})) {
     if (declared.has(name) || name === 'distro' || name === 'test_only') {
       const message = `The variable '${name}' in env clashes with ${declared.has(name) ? 'a declared argument' : 'a reserved name'}; pass arguments through 'arguments'.`;
       return report({ code: 'image/env-conflict', message, saharaMessage: message });
+    }
+    if (value.includes('\u0000')) {
+      const message = `The env value of '${name}' contains a NUL byte, which no script can receive.`;
+      return report({ code: 'image/env-invalid', message, saharaMessage: message });
     }
   }
   try {

@@ -61,30 +61,65 @@ function normalise(word: string): string {
   return eq > 0 ? `${word.slice(0, eq)}-${word.slice(eq + 1)}` : word;
 }
 
-/** Splits a generated script file into its `export` lines and the body. */
-export function parseScriptFile(content: string): SimulatedScript {
-  const lines = content.split('\n');
-  let i = 0;
-  if (lines[0]?.startsWith('#!') && lines[1]?.startsWith('export ')) i = 1;
-  const env: Record<string, string> = {};
-  const kept: string[] = [];
-  if (i === 1) kept.push(lines[0] as string);
-  for (; i < lines.length; i += 1) {
-    const line = lines[i] as string;
-    const m = /^export ([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
-    if (!m) break;
-    // Quoted values may span lines; join until the quotes balance.
-    let value = m[2] as string;
-    while ((value.match(/'/g)?.length ?? 0) % 2 === 1 && i + 1 < lines.length) {
+/**
+ * Reads one shell word as `shellQuote` writes it (bare characters,
+ * `'…'` runs that may span lines, backslash escapes) from `text` at `start`.
+ * Returns the word and where it ends, or `undefined` when a quote never closes.
+ */
+function readWord(text: string, start: number): { word: string; end: number } | undefined {
+  let word = '';
+  let i = start;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (c === "'") {
+      const close = text.indexOf("'", i + 1);
+      if (close < 0) return undefined;
+      word += text.slice(i + 1, close);
+      i = close + 1;
+    } else if (c === '\\' && i + 1 < text.length) {
+      word += text[i + 1];
+      i += 2;
+    } else if (c === '\n' || c === ' ' || c === '\t') {
+      break;
+    } else {
+      word += c;
       i += 1;
-      value += `\n${lines[i]}`;
     }
-    env[m[1] as string] = value === '' ? '' : (splitWords(value)[0] ?? '');
+  }
+  return { word, end: i };
+}
+
+/**
+ * Splits a generated script file into its `export` lines and the body: the
+ * inverse of `scriptFile`. Export lines are read while each is a whole
+ * `export NAME=word` line; a line that is not (an unclosed quote, text after
+ * the value) starts the body. A `#!` line above the exports stays on the body.
+ */
+export function parseScriptFile(content: string): SimulatedScript {
+  let shebang = '';
+  let pos = 0;
+  if (content.startsWith('#!')) {
+    const nl = content.indexOf('\n');
+    if (nl >= 0 && content.startsWith('export ', nl + 1)) {
+      shebang = content.slice(0, nl + 1);
+      pos = nl + 1;
+    }
+  }
+  const env: Record<string, string> = {};
+  let exported = 0;
+  for (;;) {
+    const m = /^export ([A-Za-z_][A-Za-z0-9_]*)=/.exec(content.slice(pos, pos + 300));
+    if (!m) break;
+    const value = readWord(content, pos + m[0].length);
+    if (!value || (value.end < content.length && content[value.end] !== '\n')) break;
+    env[m[1] as string] = value.word;
+    exported += 1;
+    pos = Math.min(value.end + 1, content.length);
   }
   // Sahara puts one newline between the exports and the body; an empty export list leaves a blank first line.
-  const rest = lines.slice(i).join('\n');
-  const body = i === 0 && rest.startsWith('\n') ? rest.slice(1) : rest;
-  return { body: kept.length ? `${kept[0]}\n${body}` : body, env };
+  const rest = content.slice(pos);
+  const body = exported === 0 && !shebang && rest.startsWith('\n') ? rest.slice(1) : rest;
+  return { body: `${shebang}${body}`, env };
 }
 
 /**
@@ -123,14 +158,18 @@ export function createDryRunRemote(options: DryRunOptions = {}): DryRunRemote {
       for (const f of readTarArchive(archive)) files.set(`/${f.path}`, new TextDecoder().decode(f.content));
       return done({});
     }
-    const chmod = /^chmod \+x (\S+)$/.exec(command);
+    const chmod = /^chmod \+x (.+)$/.exec(command);
     if (chmod) {
-      return files.has(chmod[1] as string)
+      const path = splitWords(chmod[1] as string)[0] ?? '';
+      return files.has(path)
         ? done({})
-        : done({ exitCode: 1, stderr: `chmod: cannot access '${chmod[1]}': No such file or directory\n` });
+        : done({ exitCode: 1, stderr: `chmod: cannot access '${path}': No such file or directory\n` });
     }
-    if (files.has(command))
-      return runScript({ ...parseScriptFile(files.get(command) as string), path: command });
+    // A written file run by its path, directly or as Sahara-mode `bash -c <path>`.
+    const viaBash = /^bash -c (.+)$/.exec(command);
+    const path = viaBash ? splitWords(splitWords(viaBash[1] as string)[0] ?? '')[0] : command;
+    if (path !== undefined && files.has(path))
+      return runScript({ ...parseScriptFile(files.get(path) as string), path });
     const parsed = parsePackageCommand(command);
     if (!parsed) return done({});
     const words = parsed.packages.map(normalise);

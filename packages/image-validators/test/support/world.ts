@@ -1,5 +1,7 @@
 import { createDryRunRemote, type DryRunRemote, parseScriptFile } from '../../src/adapters/dry-run.js';
+import { scriptFile } from '../../src/commands.js';
 import type { ExecResult } from '../../src/remote.js';
+import { exportLine } from '../../src/shell.js';
 
 /** A command answer forced by a rule (both sides apply rules before the machine model). */
 export interface RespondRule {
@@ -65,13 +67,31 @@ export function worldRemote(world: World, distro: string): DryRunRemote {
   return remote;
 }
 
-/** Rewrites one of our script files the way Sahara lays it out (bare values, no SIV_ variables). */
-export function asSaharaScriptFile(content: string): string {
+/**
+ * Rewrites one of our script files the way Sahara lays it out, and says which
+ * listed differences that took: `quoted-exports` (we quote values Sahara wrote
+ * bare) and `siv-variables` (we also export SIV_DISTRO and SIV_RECONCILE).
+ * Throws when the file is not exactly our layout of those exports and body,
+ * so the rewrite can never hide any other difference.
+ */
+export function asSaharaScriptFile(content: string): { text: string; differences: string[] } {
   const parsed = parseScriptFile(content);
-  const exports = Object.entries(parsed.env)
-    .filter(([k]) => !k.startsWith('SIV_'))
-    .map(([k, v]) => `export ${k}=${v}`);
-  return `${exports.join('\n')}\n${parsed.body}`;
+  const entries = Object.entries(parsed.env);
+  if (scriptFile(entries, parsed.body, false) !== content) {
+    throw new Error(`Not a Sahara-mode script file of ours, so it cannot be compared:\n${content}`);
+  }
+  const differences = new Set<string>();
+  const lines: string[] = [];
+  for (const [k, v] of entries) {
+    if (k.startsWith('SIV_')) {
+      differences.add('siv-variables');
+      continue;
+    }
+    const bare = `export ${k}=${v}`;
+    if (exportLine(k, v) !== bare) differences.add('quoted-exports');
+    lines.push(bare);
+  }
+  return { text: `${lines.join('\n')}\n${parsed.body}`, differences: [...differences] };
 }
 
 /** A spec for the oracle comparison, with the scripts its roots hold (stand-ins when omitted). */
