@@ -1,18 +1,23 @@
 // Loading and dry-running the 13 current Sahara specs, against Sahara's own
 // module measured in the same run; round trips per spec (batched vs Sahara);
 // and a real validation over SSH to 127.0.0.1 in both command styles.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchName, report, runPython, runTasks } from '../../../scripts/bench-kit.js';
 import { createDryRunRemote } from '../src/adapters/dry-run.js';
+import { createSshRemote } from '../src/adapters/ssh.js';
 import { loadImageSpec } from '../src/load.js';
 import type { ImageSpec } from '../src/spec.js';
-import { createSshRemote } from '../src/ssh.js';
 import { validateImage } from '../src/validate.js';
 import { CORPUS_DIR, corpusFiles, prepareCorpusSpec } from '../test/support/corpus.js';
 import { sshdAvailable, startSshd } from '../test/support/sshd.js';
 
+if (!existsSync(CORPUS_DIR)) {
+  throw new Error(
+    `The Sahara corpus is not at ${CORPUS_DIR}; put the shared folder beside the repository or set STACKSPEC_CORPUS.`,
+  );
+}
 const current = corpusFiles().filter((f) => !f.includes('/_history/'));
 const prepared = current.map((f) => prepareCorpusSpec(f));
 const specs: ImageSpec[] = prepared.map((p) => loadImageSpec(p.spec));

@@ -122,6 +122,18 @@ describe('stackspec-image validate', () => {
     expect(report.results.length).toBe(4);
   });
 
+  it('exits 2 with located diagnostics for a bad spec, and for a spec file that is missing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'siv-cli-'));
+    writeFileSync(join(dir, 'image.yaml'), 'validators:\n  - package: {wget: {version: 2}}\n');
+    const r = await cli('validate', join(dir, 'image.yaml'), '--dry-run');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${join(dir, 'image.yaml')}:2:`);
+    expect(r.err).toContain("The version of package 'wget' must be a non-empty string");
+    const missing = await cli('validate', join(dir, 'nope'), '--dry-run');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/could not be read: ENOENT/);
+  });
+
   it('rejects bad command lines with exit code 2', async () => {
     const spec = join(specDir(), 'image.yaml');
     for (const argv of [
@@ -130,6 +142,8 @@ describe('stackspec-image validate', () => {
       ['validate', spec, '--dry-run', '--arg', 'novalue'],
       ['validate', spec, '--local', '--port', '22'],
       ['validate', spec, '--host', 'h', '--port', 'abc'],
+      ['validate', spec, '--host', 'h', '--port', '70000'],
+      ['validate', spec, '--host', 'h', '--port', '0'],
       ['validate', spec, '--local', '--assume-installed'],
       ['validate', spec, '--dry-run', '--format', 'xml'],
       ['validate', spec, '--host', 'x@h', '--password-env', 'NOT_SET_ANYWHERE'],

@@ -14,12 +14,12 @@ import { Option } from 'commander';
 import { createChrootRemote } from './adapters/chroot.js';
 import { createDryRunRemote } from './adapters/dry-run.js';
 import { createLocalRemote } from './adapters/local.js';
+import { createSshRemote } from './adapters/ssh.js';
 import type { CommandStyle, RedhatInstaller } from './commands.js';
 import { explainImageSpec, formatExplainedSpec } from './explain.js';
 import { loadImageSpec } from './load.js';
 import type { Remote } from './remote.js';
 import type { ImageSpec, ValidatorNode } from './spec.js';
-import { createSshRemote } from './ssh.js';
 import {
   type CommandRecord,
   type ValidationReport,
@@ -73,10 +73,20 @@ function parseHost(text: string): { username: string; host: string } {
   return { username, host };
 }
 
-function positiveInt(text: string | undefined, flag: string): number | undefined {
+function positiveInt(
+  text: string | undefined,
+  flag: string,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isInteger(n) || n <= 0) usage(`${flag} must be a positive whole number, but got '${text}'.`);
+  if (!Number.isInteger(n) || n <= 0 || n > max) {
+    usage(
+      max === Number.MAX_SAFE_INTEGER
+        ? `${flag} must be a positive whole number, but got '${text}'.`
+        : `${flag} must be a whole number from 1 to ${max}, but got '${text}'.`,
+    );
+  }
   return n;
 }
 
@@ -89,7 +99,7 @@ function pickRemote(flags: ValidateFlags, io: CliIO): { remote: Remote; target: 
   const timeoutMs = (positiveInt(flags.timeout, '--timeout') ?? 0) * 1000 || undefined;
   if (flags.host) {
     const { username, host } = parseHost(flags.host);
-    const port = positiveInt(flags.port, '--port');
+    const port = positiveInt(flags.port, '--port', 65535);
     const password = flags.passwordEnv ? io.env[flags.passwordEnv] : undefined;
     if (flags.passwordEnv && password === undefined)
       usage(`The variable ${flags.passwordEnv} (from --password-env) is not set.`);
@@ -147,8 +157,8 @@ export async function runImageCli(argv: readonly string[], io: CliIO): Promise<n
     .argument('<spec>', 'the image.yaml to run')
     .option('--local', 'validate the machine this command runs on')
     .option('--host <user@host>', 'validate a machine over SSH')
-    .option('--port <port>', 'SSH port (default 22)')
-    .option('--identity <file>', 'SSH private key')
+    .option('--port <port>', 'SSH port, 1-65535 (default 22)')
+    .option('--identity <file>', 'SSH private key (no default: ~/.ssh/id_* are not tried; else the agent)')
     .option('--known-hosts <file>', 'known_hosts to verify the host key against (default ~/.ssh/known_hosts)')
     .option('--insecure-skip-host-key-check', 'accept any SSH host key (throwaway machines only)')
     .option('--password-env <var>', 'read the SSH password from this environment variable')

@@ -2,8 +2,74 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isErrorKind, isStackspecError } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
-import { DISTRO_PROBE, probeDistro, replaceFileScript } from './remote.js';
+import { createSudoCheck, DISTRO_PROBE, probeDistro, RemoteError, replaceFileScript } from './remote.js';
+
+describe('RemoteError', () => {
+  it('is one of our errors: kind http, status 502, a remote/ code and the cause it wraps', () => {
+    const cause = new Error('ECONNRESET');
+    const e = new RemoteError('The connection broke.', { code: 'remote/connection-lost', cause });
+    expect(isStackspecError(e) && isErrorKind(e, 'http')).toBe(true);
+    expect(e).toMatchObject({ name: 'RemoteError', status: 502, code: 'remote/connection-lost', cause });
+    expect(e.diagnostics).toEqual([
+      expect.objectContaining({ code: 'remote/connection-lost', message: 'The connection broke.' }),
+    ]);
+    expect(new RemoteError('x').code).toBe('remote/failed');
+  });
+});
+
+describe('createSudoCheck', () => {
+  const ok = { exitCode: 0, stdout: '', stderr: '' };
+
+  it('probes once and remembers success', async () => {
+    let probes = 0;
+    const ready = createSudoCheck(async () => {
+      probes += 1;
+      return ok;
+    }, 'ops');
+    await Promise.all([ready(), ready()]);
+    await ready();
+    expect(probes).toBe(1);
+  });
+
+  it("fails as remote/sudo-failed with sudo's own words when it wants a password, every time", async () => {
+    const ready = createSudoCheck(
+      async () => ({ exitCode: 1, stdout: '', stderr: 'sudo: a password is required\n' }),
+      'ops@host',
+    );
+    for (let i = 0; i < 2; i += 1) {
+      await expect(ready()).rejects.toMatchObject({
+        code: 'remote/sudo-failed',
+        message: expect.stringMatching(/passwordless sudo for ops@host.*\(sudo: a password is required\)/),
+      });
+    }
+  });
+
+  it('fails as remote/sudo-failed when sudo is missing', async () => {
+    const missing = createSudoCheck(async () => {
+      throw new RemoteError('Could not start sudo: ENOENT', { code: 'remote/spawn-failed' });
+    }, 'me');
+    await expect(missing()).rejects.toMatchObject({ code: 'remote/sudo-failed' });
+    const notFound = createSudoCheck(
+      async () => ({ exitCode: 127, stdout: '', stderr: 'sh: 1: sudo: not found\n' }),
+      'me',
+    );
+    await expect(notFound()).rejects.toMatchObject({ code: 'remote/sudo-failed' });
+  });
+
+  it('passes other errors through and probes again next time', async () => {
+    let probes = 0;
+    const ready = createSudoCheck(async () => {
+      probes += 1;
+      if (probes === 1) throw new RemoteError('lost', { code: 'remote/connection-lost' });
+      return ok;
+    }, 'ops');
+    await expect(ready()).rejects.toMatchObject({ code: 'remote/connection-lost' });
+    await ready();
+    expect(probes).toBe(2);
+  });
+});
 
 describe('probeDistro', () => {
   it("reads os-release's ID in lower case", async () => {

@@ -1,4 +1,4 @@
-import { StackspecError, type StackspecErrorOptions } from '@stackspec/core';
+import { isStackspecError, StackspecError, type StackspecErrorOptions } from '@stackspec/core';
 
 /** Options of {@link Remote.exec}. */
 export interface ExecOptions {
@@ -87,4 +87,40 @@ export function replaceFileScript(mode?: number): string {
       ? `chmod ${(mode & 0o7777).toString(8)} "$t"`
       : `chmod "$(printf %o $(( 0666 & ~0$(umask) )))" "$t"`;
   return `t=$(mktemp "$(dirname -- "$1")/.siv-write-XXXXXX") && { cat > "$t" && ${chmod} && mv -f -- "$t" "$1" || { rm -f -- "$t"; exit 1; }; }`;
+}
+
+/**
+ * Makes a check, run at most once, that passwordless sudo works for the
+ * remote's user. `probe` runs `sudo -n true` and resolves its result (or
+ * rejects with `remote/spawn-failed` when sudo cannot even start). A sudo
+ * that asks for a password, or is missing, then fails every root command as
+ * `remote/sudo-failed`, instead of each command failing with sudo's words in
+ * its output. Any other rejection (a lost connection) passes through and the
+ * check runs again next time.
+ */
+export function createSudoCheck(probe: () => Promise<ExecResult>, who: string): () => Promise<void> {
+  let checked: Promise<void> | undefined;
+  const fail = (detail: string, cause?: unknown) =>
+    new RemoteError(
+      `Commands as root need passwordless sudo for ${who}, but \`sudo -n true\` failed (${detail}). Allow the user to run sudo without a password (a NOPASSWD rule), or connect as root.`,
+      { code: 'remote/sudo-failed', ...(cause !== undefined ? { cause } : {}) },
+    );
+  const run = async () => {
+    let r: ExecResult;
+    try {
+      r = await probe();
+    } catch (e) {
+      if (isStackspecError(e) && e.code === 'remote/spawn-failed') throw fail(e.message, e);
+      checked = undefined;
+      throw e;
+    }
+    if (r.exitCode !== 0) {
+      const line = `${r.stderr}\n${r.stdout}`.split('\n').find((l) => l.trim());
+      throw fail(line?.trim() ?? `exit status ${r.exitCode}`);
+    }
+  };
+  return () => {
+    checked ??= run();
+    return checked;
+  };
 }

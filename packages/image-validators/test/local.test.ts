@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isRoot, serviceAvailable } from '../../../test-support/require.js';
 import { createLocalRemote } from '../src/adapters/local.js';
 import { loadImageSpec } from '../src/load.js';
 import { validateImage } from '../src/validate.js';
 import { remoteContract } from './remote-contract.js';
+import { remoteAsUser } from './support/as-user.js';
+import { describeWithTestUsers } from './support/users.js';
 
 const osRelease = (() => {
   try {
@@ -35,7 +37,7 @@ describe.runIf(
         '      - redhat: [{package: rpm}]',
         '      - debian:',
         '          - package: [dpkg, bash, coreutils]',
-        '          - package: openssh-server',
+        '          - package: [sed, grep]',
         '  - script:',
         '      probe:',
         '        inline: |',
@@ -46,7 +48,7 @@ describe.runIf(
         '        output: probe',
         '  - any:',
         '      - package: stackspec-no-such-package',
-        '      - package: debconf',
+        '      - package: findutils',
         '',
       ].join('\n'),
     );
@@ -75,6 +77,28 @@ describe.runIf(
     expect(spawnSync('dpkg-query', ['-W'], { encoding: 'utf8' }).stdout).toBe(before);
   });
 
+  it('runs Sahara-mode scripts with bash, as Sahara did, though their first line is not #!', async () => {
+    const spec = loadImageSpec(
+      [
+        'validators:',
+        '  - script:',
+        '      bashism:',
+        '        inline: |',
+        '          [[ "$distro" == "$SIV_DISTRO" ]] || exit 7',
+        '          pair=(first second)',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash array index, for the script
+        '          printf %s "${pair[1]}"',
+        '        output: picked',
+        '',
+      ].join('\n'),
+    );
+    for (const mode of ['sahara', 'batched'] as const) {
+      const report = await validateImage(spec, createLocalRemote(), { reconcile: false, mode });
+      expect(report.ok, `${mode}: ${report.failure?.message}`).toBe(true);
+      expect(report.variables.picked).toBe('second');
+    }
+  });
+
   it('reports a command that cannot be started as a remote error', async () => {
     const remote = createLocalRemote({ shell: '/nonexistent/sh' });
     await expect(remote.exec('true')).rejects.toMatchObject({ code: 'remote/spawn-failed' });
@@ -91,5 +115,31 @@ describe.runIf(
     await expect(createLocalRemote().writeFile('/nonexistent/dir/file', 'x')).rejects.toMatchObject({
       code: 'remote/write-failed',
     });
+  });
+
+  // A process that is not root reaches root through `sudo -n`; only another user can take that path.
+  describeWithTestUsers('run by a user that is not root', (users) => {
+    it('runs root commands and writes through passwordless sudo, passing hostile env literally', () => {
+      const sudoer = users.sudoer();
+      const { seen, marker } = remoteAsUser(sudoer, { kind: 'local' });
+      expect(seen).toEqual({
+        user: String(sudoer.uid),
+        root: '0',
+        envLiteral: true,
+        written: '0 600',
+        validation: '0\n',
+      });
+      expect(existsSync(marker)).toBe(false);
+    }, 120_000);
+
+    it('fails root commands as remote/sudo-failed when sudo wants a password', () => {
+      const plain = users.plain();
+      const { seen } = remoteAsUser(plain, { kind: 'local' });
+      expect(seen.user).toBe(String(plain.uid));
+      expect(seen.error).toMatchObject({
+        code: 'remote/sudo-failed',
+        message: expect.stringContaining(`passwordless sudo for the user ${plain.name}`),
+      });
+    }, 120_000);
   });
 });

@@ -1,10 +1,13 @@
 // The contract every Remote passes. `shell` remotes (local, chroot, SSH) run
 // real commands and must also prove that hostile values never execute;
-// recording remotes (dry-run) pass the interface part.
+// recording remotes (dry-run) pass the interface part. The suite holds for a
+// remote user that is not root (root commands then go through sudo): files
+// written as root are read and removed as root, and names are unique per run.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadImageSpec } from '../src/load.js';
 import type { Remote } from '../src/remote.js';
+import { shellQuote } from '../src/shell.js';
 import { validateImage } from '../src/validate.js';
 
 export interface ContractTarget {
@@ -58,16 +61,21 @@ export function remoteContract(
     });
 
     it('writes files with the given content and mode', async () => {
-      await target.remote.writeFile('/tmp/siv-contract.txt', 'line 1\nline 2\n', {
-        mode: 0o640,
+      const id = randomBytes(4).toString('hex');
+      const text = `/tmp/siv-contract-${id}.txt`;
+      const bin = `/tmp/siv-contract-${id}.bin`;
+      await target.remote.writeFile(text, 'line 1\nline 2\n', { mode: 0o640, asRoot: true });
+      if (kind !== 'shell') return;
+      const r = await target.remote.exec(`cat ${text}; stat -c '%a %u' ${text}; rm -f ${text}`, {
         asRoot: true,
       });
-      if (kind !== 'shell') return;
-      const r = await target.remote.exec('cat /tmp/siv-contract.txt; stat -c %a /tmp/siv-contract.txt');
-      expect(r.stdout).toBe('line 1\nline 2\n640\n');
-      await target.remote.writeFile('/tmp/siv-contract.bin', new Uint8Array([0, 1, 2, 255]));
-      const b = await target.remote.exec('od -An -tu1 /tmp/siv-contract.bin');
-      expect(b.stdout.trim().split(/\s+/)).toEqual(['0', '1', '2', '255']);
+      expect(r.stdout).toBe('line 1\nline 2\n640 0\n');
+      await target.remote.writeFile(bin, new Uint8Array([0, 1, 2, 255]));
+      const b = await target.remote.exec(`od -An -tu1 ${bin}; stat -c %u ${bin}; id -u; rm -f ${bin}`);
+      const [bytes, owner, me] = b.stdout.trim().split('\n');
+      expect(bytes?.trim().split(/\s+/)).toEqual(['0', '1', '2', '255']);
+      // Without asRoot the file belongs to the remote's own user.
+      expect(owner).toBe(me);
     });
 
     if (kind !== 'shell') return;
@@ -111,6 +119,7 @@ export function remoteContract(
     it('copies a run of copy_script files in one command, byte for byte', async () => {
       const id = randomBytes(4).toString('hex');
       const bodies = ['#!/bin/sh\necho ü $(x)\n', '{"a": [1, 2]}\n', ''.padEnd(3000, 'z')];
+      const read = { asRoot: true };
       const spec = loadImageSpec(
         `validators:\n${bodies.map((b, i) => `  - copy_script: {c/r/siv-${id}-${i}: {inline: ${JSON.stringify(b)}}}`).join('\n')}\n`,
       );
@@ -118,7 +127,7 @@ export function remoteContract(
       expect(report.ok, report.failure?.message).toBe(true);
       expect(report.commandCount).toBe(2);
       for (const [i, b] of bodies.entries()) {
-        const r = await target.remote.exec(`cat /tmp/siv-${id}-${i}; rm -f /tmp/siv-${id}-${i}`);
+        const r = await target.remote.exec(`cat /tmp/siv-${id}-${i}; rm -f /tmp/siv-${id}-${i}`, read);
         expect(r.stdout).toBe(b);
       }
     });
@@ -130,11 +139,11 @@ export function remoteContract(
       await target.remote.writeFile(path, 'x', { asRoot: true });
       const listing = await target.remote.exec('ls -1 /tmp');
       expect(listing.stdout.split('\n')).toContain(name);
-      const r = await target.remote.exec('cat "$P"; rm -f "$P"', { env: { P: path } });
+      const r = await target.remote.exec('cat "$P"; rm -f "$P"', { env: { P: path }, asRoot: true });
       expect(r.stdout).toBe('x');
     });
 
-    it('never runs hostile package names, argument values or env values during a validation', async () => {
+    it('never runs hostile package names, versions, argument values or env values during a validation', async () => {
       const marker = `/tmp/siv-pwned-${randomBytes(6).toString('hex')}`;
       const hostile = hostileStrings(marker);
       const names = hostile.map((_, i) => `evil_${i}`);
@@ -146,6 +155,10 @@ export function remoteContract(
           '  - any:',
           `      - package: [${hostile.map((h) => JSON.stringify(h)).join(', ')}]`,
           '      - script: {fallback: {inline: "true"}}',
+          // An installed package pinned to every hostile version: one check command holds them all.
+          '  - any:',
+          `      - package: [${hostile.map((h) => `{dpkg: {version: ${JSON.stringify(h)}}}`).join(', ')}]`,
+          '      - script: {fallback: {inline: "true"}}',
           '  - script:',
           '      show:',
           `        inline: printf '%s\\001' ${names.map((n) => `"$${n}"`).join(' ')} "$EXTRA"`,
@@ -156,20 +169,35 @@ export function remoteContract(
       );
       const args = Object.fromEntries(names.map((n, i) => [n, hostile[i] as string]));
       const extra = hostile.join('');
-      for (const mode of ['batched', 'sahara'] as const) {
-        const report = await validateImage(spec, target.remote, {
-          reconcile: false,
-          mode,
-          arguments: args,
-          env: { EXTRA: extra },
-          families: { [await target.remote.distro()]: 'debian' },
-        });
-        expect(report.ok, report.failure?.message).toBe(true);
-        expect(report.variables.shown?.split('\u0001').slice(0, -1)).toEqual([...hostile, extra]);
-        const check = report.results.find((r) => r.type === 'package');
-        expect(check?.status).toBe('failed');
+      const distro = await target.remote.distro();
+      // Both package families, whatever the machine: dpkg/dpkg-query and rpm commands (rpm may
+      // be missing, which fails the check just the same) each meet every hostile string.
+      for (const family of ['debian', 'redhat']) {
+        for (const mode of ['batched', 'sahara'] as const) {
+          const report = await validateImage(spec, target.remote, {
+            reconcile: false,
+            mode,
+            arguments: args,
+            env: { EXTRA: extra },
+            families: { [distro]: family },
+          });
+          expect(report.ok, report.failure?.message).toBe(true);
+          expect(report.variables.shown?.split('\u0001').slice(0, -1)).toEqual([...hostile, extra]);
+          const checks = report.results.filter((r) => r.type === 'package');
+          expect(checks.map((r) => r.status)).toEqual(checks.map(() => 'failed'));
+          expect(checks).toHaveLength(2);
+          const named = checks[0]?.commands.map((c) => c.command).join('\n');
+          const pinned = checks[1]?.commands.map((c) => c.command).join('\n');
+          for (const h of hostile) {
+            expect(named).toContain(shellQuote(h));
+            const word =
+              family === 'debian' && mode === 'batched' ? `install ok installed ${h}` : `dpkg-${h}`;
+            expect(pinned).toContain(shellQuote(word));
+          }
+        }
       }
       expect((await target.remote.exec(`test -e ${marker}`)).exitCode).toBe(1);
-    });
+      // Many round trips (Sahara mode runs each script in three); SSH under load is slow.
+    }, 120_000);
   });
 }

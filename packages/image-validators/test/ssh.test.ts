@@ -7,12 +7,18 @@ import { runCli } from '@stackspec/core/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIO } from '../../../test-support/cli.js';
 import { serviceAvailable } from '../../../test-support/require.js';
+import {
+  createSshRemote,
+  knownHostKeys,
+  type SshRemoteOptions,
+  sshFingerprint,
+} from '../src/adapters/ssh.js';
 import { runImageCli } from '../src/cli.js';
 import { loadImageSpec } from '../src/load.js';
-import { createSshRemote, knownHostKeys, type SshRemoteOptions, sshFingerprint } from '../src/ssh.js';
 import { validateImage } from '../src/validate.js';
 import { remoteContract } from './remote-contract.js';
 import { sshdAvailable, startSshd, type TestSshd } from './support/sshd.js';
+import { describeWithTestUsers, type TestUser } from './support/users.js';
 
 describe('known_hosts parsing', () => {
   const blob = randomBytes(32);
@@ -70,7 +76,7 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
       const remote = createSshRemote(base());
       try {
         const spec = loadImageSpec(
-          'validators:\n  - package: [openssh-server, bash]\n  - script: {who: {inline: "id -un", output: user}}\n',
+          'validators:\n  - package: [dpkg, bash]\n  - script: {who: {inline: "id -un", output: user}}\n',
         );
         const report = await validateImage(spec, remote, {
           reconcile: false,
@@ -155,7 +161,7 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
     it('runs the CLI over SSH with host-key checking on', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'siv-ssh-cli-'));
       const spec = join(dir, 'image.yaml');
-      writeFileSync(spec, 'validators:\n  - os_case:\n      - debian: [{package: openssh-server}]\n');
+      writeFileSync(spec, 'validators:\n  - os_case:\n      - debian: [{package: dpkg}]\n');
       const io = memoryIO({ cwd: dir });
       const argv = [
         'validate',
@@ -186,6 +192,78 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
       const remote = createSshRemote({ ...base(), timeoutMs: 300 });
       await expect(remote.exec('sleep 3')).rejects.toMatchObject({ code: 'remote/timeout' });
       await remote.close();
+    });
+
+    // Root commands of a user that is not root go through `sudo -n -- sh -c '…'`: the same
+    // contract (hostile values included) must hold through that layer.
+    describeWithTestUsers('as a user that is not root', (users) => {
+      const as = (user: TestUser): SshRemoteOptions => ({ ...base(), username: user.name });
+
+      remoteContract(
+        'ssh through sudo',
+        async () => ({ remote: createSshRemote(as(users.sudoer())) }),
+        'shell',
+      );
+
+      it('logs in with a password and runs plain commands as the user', async () => {
+        const sudoer = users.sudoer();
+        const { privateKeyPath: _key, ...noKey } = as(sudoer);
+        const remote = createSshRemote({ ...noKey, password: sudoer.password });
+        try {
+          expect((await remote.exec('id -un')).stdout).toBe(`${sudoer.name}\n`);
+          expect((await remote.exec('id -u', { asRoot: true })).stdout).toBe('0\n');
+        } finally {
+          await remote.close();
+        }
+        const wrong = createSshRemote({ ...noKey, password: `${sudoer.password}x` });
+        await expect(wrong.exec('true')).rejects.toMatchObject({ code: 'remote/auth-failed' });
+      });
+
+      it('validates through sudo: checks, scripts and copy_script as root', async () => {
+        const sudoer = users.sudoer();
+        const remote = createSshRemote(as(sudoer));
+        try {
+          const spec = loadImageSpec(
+            [
+              'validators:',
+              '  - package: [dpkg, bash]',
+              '  - script: {who: {inline: "id -u; printf %s \\"$SIV_RECONCILE\\"", output: who}}',
+              `  - copy_script: {a/b/siv-${sudoer.name}: {inline: "x"}}`,
+              '',
+            ].join('\n'),
+          );
+          for (const mode of ['batched', 'sahara'] as const) {
+            const report = await validateImage(spec, remote, {
+              reconcile: false,
+              mode,
+              families: { debian: 'debian' },
+            });
+            expect(report.ok, report.failure?.message).toBe(true);
+            expect(report.variables.who).toBe('0\n0');
+            const owner = await remote.exec(`stat -c %u /tmp/siv-${sudoer.name}`);
+            expect(owner.stdout).toBe('0\n');
+          }
+          await remote.exec(`rm -f /tmp/siv-${sudoer.name}`, { asRoot: true });
+        } finally {
+          await remote.close();
+        }
+      });
+
+      it('reports a sudo that wants a password as remote/sudo-failed, not as a failed check', async () => {
+        const plain = users.plain();
+        const remote = createSshRemote(as(plain));
+        try {
+          expect((await remote.exec('id -un')).stdout).toBe(`${plain.name}\n`);
+          const report = await validateImage(loadImageSpec('validators:\n  - package: dpkg\n'), remote, {
+            reconcile: false,
+            families: { debian: 'debian' },
+          });
+          expect(report.failure).toMatchObject({ code: 'remote/sudo-failed' });
+          expect(report.failure?.message).toMatch(/passwordless sudo for siv[0-9a-f]+@\[127\.0\.0\.1\]/);
+        } finally {
+          await remote.close();
+        }
+      });
     });
   },
 );

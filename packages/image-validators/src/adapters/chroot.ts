@@ -1,6 +1,9 @@
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
+  createSudoCheck,
   type ExecOptions,
+  type ExecResult,
   probeDistro,
   type Remote,
   RemoteError,
@@ -36,6 +39,11 @@ function isRoot(): boolean {
  * written from inside the chroot too, so symlinks in the tree cannot redirect
  * a write onto the host.
  *
+ * Errors (`RemoteError`): `remote/no-such-root` when `root` is not a
+ * directory, `remote/chroot-failed` when `chroot` cannot enter it or run its
+ * `/bin/sh`, `remote/sudo-failed` when not root and `sudo -n true` fails,
+ * and `remote/spawn-failed`, `remote/timeout`, `remote/write-failed`.
+ *
  * @example
  * const remote = createChrootRemote({ root: '/var/cache/stackspec/bookworm' });
  */
@@ -53,20 +61,43 @@ export function createChrootRemote(options: ChrootRemoteOptions): Remote {
     'sh',
     ...args,
   ];
-  const exec = (command: string, opts: ExecOptions = {}) =>
-    runProcess(argv(withEnv(command, opts.env)), {
+  const sudoReady = createSudoCheck(
+    () => runProcess(['sudo', '-n', 'true'], { env, ...timeout }),
+    'this process',
+  );
+  // Checked on every call: the tree may be mounted or removed while the remote lives.
+  const enter = async (script: string, args: string[], input: string | Uint8Array | undefined) => {
+    // A user that is not root may be unable to look into a tree that sudo can enter: only a
+    // missing path or a non-directory is known to be wrong here.
+    const info = await stat(root).catch((e: NodeJS.ErrnoException) =>
+      e.code === 'ENOENT' || e.code === 'ENOTDIR' ? undefined : 'unknown',
+    );
+    if (info !== 'unknown' && !info?.isDirectory()) {
+      throw new RemoteError(`The chroot ${root} is not a directory, so it cannot be entered.`, {
+        code: 'remote/no-such-root',
+      });
+    }
+    if (!isRoot()) await sudoReady();
+    const r = await runProcess(argv(script, ...args), {
       env,
-      ...(opts.input !== undefined ? { input: opts.input } : {}),
+      ...(input !== undefined ? { input } : {}),
       ...timeout,
     });
+    // chroot exits 125-127 with "chroot: …" when it cannot enter the tree or start its /bin/sh.
+    // Only a command that runs chroot itself inside the tree, and fails the same way, looks alike.
+    if (r.exitCode >= 125 && r.exitCode <= 127 && r.stderr.startsWith('chroot: ')) {
+      throw new RemoteError(`Could not enter the chroot ${root}: ${r.stderr.trim()}`, {
+        code: 'remote/chroot-failed',
+      });
+    }
+    return r;
+  };
+  const exec = async (command: string, opts: ExecOptions = {}): Promise<ExecResult> =>
+    enter(withEnv(command, opts.env), [], opts.input);
   return {
     exec,
     async writeFile(path: string, content: string | Uint8Array, opts: WriteFileOptions = {}) {
-      const r = await runProcess(argv(replaceFileScript(opts.mode), path), {
-        env,
-        input: content,
-        ...timeout,
-      });
+      const r = await enter(replaceFileScript(opts.mode), [path], content);
       if (r.exitCode !== 0) {
         throw new RemoteError(`Could not write ${path} inside ${root}: ${r.stderr.trim()}`, {
           code: 'remote/write-failed',

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, rename, rm, writeFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describeError } from '@stackspec/core';
 import {
+  createSudoCheck,
   type ExecOptions,
   probeDistro,
   type Remote,
@@ -27,10 +29,22 @@ function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }
 
+function userName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return `uid ${process.getuid?.() ?? '?'}`;
+  }
+}
+
 /**
  * The machine this process runs on. Commands run with `sh -c`; `asRoot`
  * goes through `sudo -n` unless the process is already root. Variables in
  * `env` are exported inside the command, so they survive sudo.
+ *
+ * Errors (`RemoteError`): `remote/spawn-failed`, `remote/timeout`,
+ * `remote/write-failed`, `remote/unknown-distro`, and `remote/sudo-failed`
+ * when a root command is asked for and `sudo -n true` fails (checked once).
  *
  * @example
  * const report = await validateImage(spec, createLocalRemote(), { reconcile: false });
@@ -38,15 +52,22 @@ function isRoot(): boolean {
 export function createLocalRemote(options: LocalRemoteOptions = {}): Remote {
   const shell = options.shell ?? '/bin/sh';
   const timeout = options.timeoutMs ? { timeoutMs: options.timeoutMs } : {};
-  const exec = (command: string, opts: ExecOptions = {}) => {
+  const sudoReady = createSudoCheck(
+    () => runProcess(['sudo', '-n', 'true'], timeout),
+    `the user ${userName()} of this process`,
+  );
+  const exec = async (command: string, opts: ExecOptions = {}) => {
     const full = withEnv(command, opts.env);
-    const argv = opts.asRoot && !isRoot() ? ['sudo', '-n', '--', shell, '-c', full] : [shell, '-c', full];
+    const sudo = opts.asRoot && !isRoot();
+    if (sudo) await sudoReady();
+    const argv = sudo ? ['sudo', '-n', '--', shell, '-c', full] : [shell, '-c', full];
     return runProcess(argv, { ...(opts.input !== undefined ? { input: opts.input } : {}), ...timeout });
   };
   return {
     exec,
     async writeFile(path: string, content: string | Uint8Array, opts: WriteFileOptions = {}) {
       if (opts.asRoot && !isRoot()) {
+        await sudoReady();
         const r = await runProcess(
           ['sudo', '-n', '--', shell, '-c', replaceFileScript(opts.mode), 'sh', path],
           {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,10 @@ export async function startSshd(): Promise<TestSshd> {
   keygen(join(dir, 'host_ed25519'));
   keygen(join(dir, 'client_ed25519'));
   writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'client_ed25519.pub')));
+  // sshd reads the keys file as the user logging in, so test users other than root must reach it;
+  // the private keys in here keep their own 0600 modes.
+  chmodSync(dir, 0o755);
+  chmodSync(join(dir, 'authorized_keys'), 0o644);
   // Privilege separation needs this directory when sshd starts as root.
   if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   const port = await freePort();
@@ -62,7 +66,8 @@ export async function startSshd(): Promise<TestSshd> {
       `HostKey ${join(dir, 'host_ed25519')}`,
       `PidFile ${join(dir, 'sshd.pid')}`,
       `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
-      'PasswordAuthentication no',
+      // For the throwaway users' passwords; root may still only log in with a key.
+      'PasswordAuthentication yes',
       'KbdInteractiveAuthentication no',
       'PubkeyAuthentication yes',
       'PermitRootLogin prohibit-password',

@@ -2,22 +2,23 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { describeError } from '@stackspec/core';
+import { describeError, ValidationError } from '@stackspec/core';
 import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
 import {
+  createSudoCheck,
   type ExecOptions,
   type ExecResult,
   probeDistro,
   type Remote,
   RemoteError,
   replaceFileScript,
-} from './remote.js';
-import { shellQuote, withEnv } from './shell.js';
+} from '../remote.js';
+import { shellQuote, withEnv } from '../shell.js';
 
 /** Options of {@link createSshRemote}. */
 export interface SshRemoteOptions {
   host: string;
-  /** Default 22. */
+  /** 1 to 65535; default 22. */
   port?: number;
   username: string;
   /** A private key (PEM or OpenSSH format). */
@@ -47,6 +48,8 @@ export interface SshRemoteOptions {
   readyTimeoutMs?: number;
   /** Answer for `distro()` instead of reading /etc/os-release. */
   distro?: string;
+  /** Output kept per stream and command, in bytes (the rest is dropped); default 64 MiB. */
+  maxOutputBytes?: number;
 }
 
 /** A remote over SSH; `close()` ends the connection. */
@@ -157,7 +160,12 @@ function expectedKeys(
  * sudo runs it. One connection serves every call until `close()`.
  *
  * Errors (`RemoteError`): `remote/host-key-rejected`, `remote/auth-failed`,
- * `remote/connect-failed`, `remote/timeout`, `remote/channel-failed`.
+ * `remote/connect-failed`, `remote/timeout`, `remote/channel-failed`,
+ * `remote/connection-lost`, and `remote/sudo-failed` when a root command is
+ * asked for, the user is not root and `sudo -n true` fails (checked once per
+ * remote). A `port` outside 1..65535 or a `maxOutputBytes` that is not a
+ * positive whole number throws a `ValidationError` (`remote/invalid-option`)
+ * at once.
  *
  * @example
  * const remote = createSshRemote({ host: '10.0.0.5', username: 'centos', privateKeyPath: '~/.ssh/id_ed25519' });
@@ -165,6 +173,17 @@ function expectedKeys(
  */
 export function createSshRemote(options: SshRemoteOptions): SshRemote {
   const port = options.port ?? 22;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new ValidationError(`The SSH port must be a whole number from 1 to 65535, but it is ${port}.`, {
+      code: 'remote/invalid-option',
+    });
+  }
+  const maxBytes = options.maxOutputBytes ?? 64 * 1024 * 1024;
+  if (!Number.isInteger(maxBytes) || maxBytes < 1) {
+    throw new ValidationError(`maxOutputBytes must be a positive whole number, but it is ${maxBytes}.`, {
+      code: 'remote/invalid-option',
+    });
+  }
   const timeoutMs = options.timeoutMs ?? 300_000;
   let connecting: Promise<Client> | undefined;
   let client: Client | undefined;
@@ -262,6 +281,8 @@ export function createSshRemote(options: SshRemoteOptions): SshRemote {
         }
         const out: Buffer[] = [];
         const errOut: Buffer[] = [];
+        let outBytes = 0;
+        let errBytes = 0;
         let exitCode: number | undefined;
         const timer = setTimeout(() => {
           stream.close();
@@ -269,8 +290,15 @@ export function createSshRemote(options: SshRemoteOptions): SshRemote {
             new RemoteError(`The command did not finish within ${timeoutMs} ms.`, { code: 'remote/timeout' }),
           );
         }, timeoutMs);
-        stream.on('data', (b: Buffer) => out.push(b));
-        stream.stderr.on('data', (b: Buffer) => errOut.push(b));
+        // Keep the first maxBytes of each stream, so a runaway command cannot exhaust our memory.
+        stream.on('data', (b: Buffer) => {
+          if (outBytes < maxBytes) out.push(b.subarray(0, maxBytes - outBytes));
+          outBytes += b.length;
+        });
+        stream.stderr.on('data', (b: Buffer) => {
+          if (errBytes < maxBytes) errOut.push(b.subarray(0, maxBytes - errBytes));
+          errBytes += b.length;
+        });
         stream.on('exit', (code: number | null, signal?: string) => {
           exitCode = code ?? (signal ? 128 : 1);
         });
@@ -307,19 +335,25 @@ export function createSshRemote(options: SshRemoteOptions): SshRemote {
     });
   };
 
-  const wrap = (script: string, asRoot: boolean | undefined, args: readonly string[] = []): string => {
+  const sudoReady = createSudoCheck(
+    () => run('sudo -n true'),
+    `${options.username}@${hostPattern(options.host, port)}`,
+  );
+  const wrap = async (script: string, asRoot: boolean | undefined, args: readonly string[] = []) => {
     const tail = args.length ? ` sh ${args.map(shellQuote).join(' ')}` : '';
     const inner = `sh -c ${shellQuote(script)}${tail}`;
-    return asRoot && options.username !== 'root' ? `sudo -n -- ${inner}` : inner;
+    if (!asRoot || options.username === 'root') return inner;
+    await sudoReady();
+    return `sudo -n -- ${inner}`;
   };
 
-  const exec = (command: string, opts: ExecOptions = {}) =>
-    run(wrap(withEnv(command, opts.env), opts.asRoot), opts.input);
+  const exec = async (command: string, opts: ExecOptions = {}) =>
+    run(await wrap(withEnv(command, opts.env), opts.asRoot), opts.input);
 
   return {
     exec,
     async writeFile(path, content, opts = {}) {
-      const r = await run(wrap(replaceFileScript(opts.mode), opts.asRoot, [path]), content);
+      const r = await run(await wrap(replaceFileScript(opts.mode), opts.asRoot, [path]), content);
       if (r.exitCode !== 0) {
         throw new RemoteError(`Could not write ${path}: ${r.stderr.trim() || `exit status ${r.exitCode}`}`, {
           code: 'remote/write-failed',

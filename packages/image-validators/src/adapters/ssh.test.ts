@@ -1,8 +1,8 @@
 import { isStackspecError } from '@stackspec/core';
 import { Server, utils } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shellQuote } from './shell.js';
-import { createSshRemote, sshFingerprint } from './ssh.js';
+import { shellQuote } from '../shell.js';
+import { createSshRemote, type SshRemoteOptions, sshFingerprint } from './ssh.js';
 
 // An in-process SSH server for the cases a real sshd cannot stage on demand:
 // password logins, a channel that dies without an exit status.
@@ -17,8 +17,11 @@ describe('SSH remote against an in-process server', () => {
   beforeAll(async () => {
     server = new Server({ hostKeys: [hostKey.private] }, (client) => {
       clients.push(client);
+      let user = '';
       client.on('authentication', (ctx) => {
-        if (ctx.method === 'password' && ctx.username === 'ops' && ctx.password === 's3cret') ctx.accept();
+        user = ctx.username;
+        const known = ctx.username === 'ops' || ctx.username === 'nosudo';
+        if (ctx.method === 'password' && known && ctx.password === 's3cret') ctx.accept();
         else ctx.reject(['password']);
       });
       client.on('session', (accept) => {
@@ -28,6 +31,12 @@ describe('SSH remote against an in-process server', () => {
           commands.push(info.command);
           if (info.command.includes('vanish')) {
             stream.close();
+            return;
+          }
+          if (info.command === 'sudo -n true' && user === 'nosudo') {
+            stream.stderr.write('sudo: a password is required\n');
+            stream.exit(1);
+            stream.end();
             return;
           }
           stream.write(`ran: ${info.command}\n`);
@@ -49,15 +58,19 @@ describe('SSH remote against an in-process server', () => {
     if (hostBlob instanceof Error || Array.isArray(hostBlob)) throw new Error('bad test key');
     return sshFingerprint(hostBlob.getPublicSSH());
   };
-
-  it('logs in with a password and wraps root commands in sudo for other users', async () => {
-    const remote = createSshRemote({
+  // `ops` with its password, checking the host key by fingerprint.
+  const login = (options: Partial<SshRemoteOptions> = {}) =>
+    createSshRemote({
       host: '127.0.0.1',
       port,
       username: 'ops',
       password: 's3cret',
       hostKeys: [fingerprint()],
+      ...options,
     });
+
+  it('logs in with a password and wraps root commands in sudo for other users', async () => {
+    const remote = login();
     const r = await remote.exec('id -u', { asRoot: true, env: { A: "it's" } });
     expect(r.exitCode).toBe(0);
     expect(commands.at(-1)).toBe(`sudo -n -- sh -c ${shellQuote(`export A=${shellQuote("it's")}; id -u`)}`);
@@ -66,25 +79,51 @@ describe('SSH remote against an in-process server', () => {
     await remote.close();
   });
 
+  it('checks passwordless sudo once, and fails root commands clearly when sudo wants a password', async () => {
+    const ops = login();
+    const before = commands.length;
+    await ops.exec('true', { asRoot: true });
+    await ops.writeFile('/tmp/x', 'x', { asRoot: true });
+    expect(commands.slice(before).filter((c) => c === 'sudo -n true')).toHaveLength(1);
+    await ops.close();
+    const remote = login({ username: 'nosudo' });
+    expect((await remote.exec('whoami')).exitCode).toBe(0);
+    for (const attempt of [
+      remote.exec('id -u', { asRoot: true }),
+      remote.writeFile('/x', 'x', { asRoot: true }),
+    ]) {
+      await expect(attempt).rejects.toMatchObject({
+        code: 'remote/sudo-failed',
+        message: expect.stringMatching(/nosudo@\[127\.0\.0\.1\]:\d+.*sudo: a password is required/),
+      });
+    }
+    await remote.close();
+  });
+
+  it('refuses a port outside 1..65535 and a bad output limit at once', () => {
+    for (const bad of [0, 70000, 1.5, Number.NaN]) {
+      expect(() => createSshRemote({ host: 'h', username: 'u', port: bad })).toThrow(
+        expect.objectContaining({ code: 'remote/invalid-option' }),
+      );
+    }
+    expect(() => createSshRemote({ host: 'h', username: 'u', maxOutputBytes: 0 })).toThrow(
+      expect.objectContaining({ code: 'remote/invalid-option' }),
+    );
+  });
+
+  it('keeps only the first maxOutputBytes of a stream', async () => {
+    const remote = login({ maxOutputBytes: 8 });
+    expect((await remote.exec('long')).stdout).toBe('ran: sh ');
+    await remote.close();
+  });
+
   it('rejects a wrong password as an authentication failure', async () => {
-    const remote = createSshRemote({
-      host: '127.0.0.1',
-      port,
-      username: 'ops',
-      password: 'nope',
-      hostKeys: [fingerprint()],
-    });
+    const remote = login({ password: 'nope' });
     await expect(remote.exec('true')).rejects.toMatchObject({ code: 'remote/auth-failed' });
   });
 
   it('turns a channel that closes without an exit status into a remote error', async () => {
-    const remote = createSshRemote({
-      host: '127.0.0.1',
-      port,
-      username: 'ops',
-      password: 's3cret',
-      hostKeys: [fingerprint()],
-    });
+    const remote = login();
     try {
       await remote.exec('vanish');
       expect.unreachable();
