@@ -7,9 +7,10 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { safeParseDocument } from '@stackspec/core';
-import { type CliIO, runCli } from '@stackspec/core/cli';
+import { runCli } from '@stackspec/core/cli';
 import fg from 'fast-glob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryIO } from '../../../test-support/cli.js';
 import { runHeatCli } from '../src/cli/program.js';
 import {
   findTemplates,
@@ -29,16 +30,9 @@ const INSTALLED = '/usr/share/openstack-tripleo-heat-templates/';
 const present = corpusAvailable();
 
 async function runHeat(cwd: string, argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-    env: { NO_COLOR: '1' },
-    cwd,
-  };
+  const io = memoryIO({ cwd });
   const code = await runCli(() => runHeatCli(argv, io), io);
-  return { code, stdout, stderr };
+  return { code, stdout: io.out(), stderr: io.err() };
 }
 
 describe.runIf(present)('the TripleO tree', () => {

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { type CliIO, runCli, stripAnsi } from '@stackspec/core/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { memoryIO } from '../../../../test-support/cli.js';
 import { safeParseEnvironment } from '../environment.js';
 import { runHeatCli } from './program.js';
 
@@ -25,16 +26,10 @@ function write(path: string, text: string) {
 }
 
 async function runWith(tty: boolean, argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s), isTTY: tty },
-    env: { NO_COLOR: '1' },
-    cwd: dir,
-  };
+  const memory = memoryIO({ cwd: dir });
+  const io: CliIO = { ...memory, stderr: { ...memory.stderr, isTTY: tty } };
   const code = await runCli(() => runHeatCli(argv, io), io);
-  return { code, stdout: stripAnsi(stdout), stderr: tty ? stderr : stripAnsi(stderr) };
+  return { code, stdout: stripAnsi(memory.out()), stderr: tty ? memory.err() : stripAnsi(memory.err()) };
 }
 
 const run = (...argv: string[]) => runWith(false, argv);
