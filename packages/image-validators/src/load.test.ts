@@ -85,6 +85,21 @@ describe('loadImageSpec', () => {
     });
   });
 
+  it('reads a one-line input without a colon as a path, so a missing file or a folder says so', () => {
+    const dir = root({ 'image.yaml': 'validators: []\n' });
+    for (const input of ['/nonexistent/image', dir, 'relative/spec']) {
+      const r = checkImageSpec(input);
+      expect(r.ok, input).toBe(false);
+      expect(r.diagnostics[0]).toMatchObject({ code: 'image-spec/unreadable', file: input, path: '' });
+      expect(r.diagnostics[0]?.message).toMatch(/could not be read: (ENOENT|.* is a folder)/);
+    }
+    expect(checkImageSpec('/dev/zero').diagnostics[0]?.message).toMatch(/not a regular file/);
+    // Text is still text: a one-line flow mapping, and YAML that is not a mapping.
+    expect(checkImageSpec('{validators: []}').ok).toBe(true);
+    expect(checkImageSpec('- a\n').diagnostics[0]?.code).toBe('image-spec/not-a-mapping');
+    expect(checkImageSpec('').diagnostics[0]?.code).toBe('image-spec/not-a-mapping');
+  });
+
   it('throws a SpecError whose message names the file and line', () => {
     try {
       loadImageSpec('validators:\n  - packge: wget\n', { filename: 'x.yaml' });

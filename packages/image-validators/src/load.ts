@@ -81,9 +81,13 @@ function within(root: string, candidate: string): boolean {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
+// One line without a colon cannot be a spec (a spec is a mapping, which needs `key:`), so it is
+// read as a path: a missing file or a folder then says so, instead of "not a mapping".
 function looksLikePath(input: string): boolean {
   if (input.includes('\n')) return false;
-  if (/\.(ya?ml|json)$/i.test(input.trim())) return true;
+  const text = input.trim();
+  if (/\.(ya?ml|json)$/i.test(text)) return true;
+  if (text && !text.includes(':')) return true;
   try {
     return existsSync(input) && statSync(input).isFile();
   } catch {
@@ -769,8 +773,10 @@ function looksFloat(source: string): boolean {
 
 /**
  * Reads and checks an image spec, collecting every problem instead of stopping
- * at the first. `input` is YAML text, or a path (a string ending in `.yaml`,
- * `.yml` or `.json`, a URL, or an existing file).
+ * at the first. `input` is YAML text, or a path: a URL, a string ending in
+ * `.yaml`, `.yml` or `.json`, an existing file, or any single line without a
+ * colon (which no spec text can be, so a missing file or a folder is reported
+ * as `image-spec/unreadable` rather than as a spec that is not a mapping).
  *
  * Error codes: `yaml/*` for unreadable text, and `image-spec/*`:
  * `not-a-mapping`, `missing-key`, `invalid-type`, `not-single-key`,
@@ -790,6 +796,13 @@ export function checkImageSpec(
   if (isPath) {
     file = input instanceof URL ? fileURLToPath(input) : input;
     try {
+      // Only regular files of sane size: a folder, /dev/zero or a FIFO would fail late or never.
+      const info = statSync(file);
+      if (!info.isFile())
+        throw new Error(`${file} is ${info.isDirectory() ? 'a folder' : 'not a regular file'}`);
+      if (info.size > MAX_RESOURCE_BYTES) {
+        throw new Error(`${file} is ${info.size} bytes, more than the limit of ${MAX_RESOURCE_BYTES} bytes`);
+      }
       text = readFileSync(file, 'utf8');
     } catch (e) {
       return {
@@ -801,6 +814,7 @@ export function checkImageSpec(
             message: `The spec file could not be read: ${describeError(e)}`,
             path: '',
             file,
+            hint: 'Give the path of an image.yaml file, or the text of the spec itself.',
           },
         ],
       };
