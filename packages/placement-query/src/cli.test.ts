@@ -183,6 +183,30 @@ describe('stackspec-placement', () => {
     expect(vcpus.err).toMatch(/vcpus\.yaml:1:\d+ +error/);
   });
 
+  it('from-flavor reads image properties and reports what Nova would refuse', async () => {
+    const ok = await run([
+      'from-flavor',
+      '--vcpus',
+      '1',
+      '-p',
+      'hw:mem_encryption=true',
+      '--image-property',
+      'hw_firmware_type=uefi',
+      '--image-property',
+      'trait:HW_CPU_X86_AVX2=required',
+      '--limit',
+      '0',
+    ]);
+    expect(ok.code).toBe(0);
+    expect(ok.out.trim()).toBe(
+      '/allocation_candidates?resources=VCPU:1,MEM_ENCRYPTION_CONTEXT:1&required=HW_CPU_X86_AVX2',
+    );
+    const refused = await run(['from-flavor', '--vcpus', '1', '-p', 'hw:mem_encryption=true']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('hw_firmware_type=uefi');
+    expect((await run(['from-flavor', '--image-property', 'oops'])).code).toBe(2);
+  });
+
   it('serve answers on a port until stopped', async () => {
     const controller = new AbortController();
     let url = '';

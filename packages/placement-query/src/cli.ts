@@ -246,6 +246,12 @@ export async function runPlacementCli(
     .option('--ephemeral <gb>', 'ephemeral disk in GiB', toInt)
     .option('--swap <mb>', 'swap in MiB', toInt)
     .option('-p, --property <key=value>', 'an extra spec (repeatable)', collect, [])
+    .option(
+      '--image-property <key=value>',
+      'an image property such as hw_firmware_type=uefi or trait:HW_CPU_X86_AVX2=required (repeatable)',
+      collect,
+      [],
+    )
     .option('--aggregates <file>', 'aggregates with metadata: [{uuid, metadata: {k: v}}]')
     .option('--required-member-prefix <prefix>', 'e.g. reservation:')
     .option('--default-forbidden-prefix <prefix>', 'e.g. reservation: (repeatable)', collect, [])
@@ -262,6 +268,7 @@ export async function runPlacementCli(
         ephemeral?: number;
         swap?: number;
         property: string[];
+        imageProperty: string[];
         aggregates?: string;
         requiredMemberPrefix?: string;
         defaultForbiddenPrefix: string[];
@@ -271,13 +278,20 @@ export async function runPlacementCli(
         json?: boolean;
       }) => {
         const base = opts.flavor ? readFlavorFile(io, opts.flavor) : undefined;
-        const extra: Record<string, string> = { ...base?.extra_specs };
-        for (const p of opts.property) {
-          const i = p.indexOf('=');
-          if (i <= 0)
-            usage(`--property expects key=value, got ${p}`, 'for example --property resources:VCPU=2');
-          extra[p.slice(0, i)] = p.slice(i + 1);
-        }
+        const pairs = (values: string[], option: string, example: string) => {
+          const out: Record<string, string> = {};
+          for (const p of values) {
+            const i = p.indexOf('=');
+            if (i <= 0) usage(`${option} expects key=value, got ${p}`, `for example ${option} ${example}`);
+            out[p.slice(0, i)] = p.slice(i + 1);
+          }
+          return out;
+        };
+        const extra = {
+          ...base?.extra_specs,
+          ...pairs(opts.property, '--property', 'resources:VCPU=2'),
+        };
+        const image = pairs(opts.imageProperty, '--image-property', 'hw_firmware_type=uefi');
         const flavor = {
           ...base,
           ...(opts.vcpus !== undefined ? { vcpus: opts.vcpus } : {}),
@@ -297,6 +311,7 @@ export async function runPlacementCli(
         const { request, diagnostics } = flavorToRequest(flavor, {
           microversion: microversionOf(opts.microversion),
           aggregates,
+          image,
           ...(opts.requiredMemberPrefix ? { requiredMemberPrefix: opts.requiredMemberPrefix } : {}),
           defaultForbiddenMemberPrefixes: opts.defaultForbiddenPrefix,
           isolateAggregates: Boolean(opts.isolateAggregates),

@@ -94,7 +94,7 @@ describe('flavorToRequest', () => {
   });
 
   it('translates CPU pinning, thread policy and memory encryption', () => {
-    const { request } = flavorToRequest({
+    const flavor = {
       vcpus: 4,
       memory_mb: 1,
       extra_specs: {
@@ -103,9 +103,86 @@ describe('flavorToRequest', () => {
         'hw:cpu_thread_policy': 'isolate',
         'hw:mem_encryption': 'True',
       },
-    });
+    };
+    const { request } = flavorToRequest(flavor, { image: { hw_firmware_type: 'uefi' } });
     expect(request.groups[0]?.resources).toEqual({ PCPU: 5, MEMORY_MB: 1, MEM_ENCRYPTION_CONTEXT: 1 });
     expect(request.groups[0]?.forbiddenTraits).toEqual(['HW_CPU_HYPERTHREADING']);
+    // Nova's API refuses memory encryption without a UEFI image.
+    expect(() => flavorToRequest(flavor)).toThrow(
+      expect.objectContaining({
+        code: 'flavor/invalid-hardware',
+        diagnostics: [expect.objectContaining({ path: '/extra_specs/hw:mem_encryption' })],
+      }),
+    );
+  });
+
+  it('splits a mixed instance by its dedicated mask, emulator threads on a PCPU of their own', () => {
+    const { request } = flavorToRequest({
+      vcpus: 4,
+      memory_mb: 1,
+      extra_specs: {
+        'hw:cpu_policy': 'mixed',
+        'hw:cpu_dedicated_mask': '^0',
+        'hw:emulator_threads_policy': 'isolate',
+      },
+    });
+    expect(request.groups[0]?.resources).toEqual({ VCPU: 1, PCPU: 4, MEMORY_MB: 1 });
+    const realtime = flavorToRequest({
+      vcpus: 4,
+      memory_mb: 1,
+      extra_specs: { 'hw:cpu_policy': 'mixed', 'hw:cpu_realtime': 'yes', 'hw:cpu_realtime_mask': '^0-1' },
+    }).request;
+    expect(realtime.groups[0]?.resources).toEqual({ VCPU: 2, PCPU: 2, MEMORY_MB: 1 });
+    for (const mask of ['0-3', '7', '1-0', 'a']) {
+      expect(() =>
+        flavorToRequest({
+          vcpus: 4,
+          extra_specs: { 'hw:cpu_policy': 'mixed', 'hw:cpu_dedicated_mask': mask },
+        }),
+      ).toThrow(expect.objectContaining({ code: 'flavor/invalid-hardware' }));
+    }
+  });
+
+  it('requires the traits of vTPM, secure boot and socket PCI NUMA affinity, and counts pmem namespaces', () => {
+    const { request } = flavorToRequest(
+      {
+        vcpus: 1,
+        memory_mb: 1,
+        extra_specs: {
+          'hw:tpm_version': '1.2',
+          'hw:pci_numa_affinity_policy': 'socket',
+          'hw:pmem': '4GB, 4GB,small-1',
+        },
+      },
+      { image: { os_secure_boot: 'required' } },
+    );
+    expect(request.groups[0]?.requiredTraits).toEqual([
+      ['COMPUTE_SECURITY_TPM_1_2'],
+      ['COMPUTE_SECURITY_UEFI_SECURE_BOOT'],
+      ['COMPUTE_SOCKET_PCI_NUMA_AFFINITY'],
+    ]);
+    expect(request.groups[0]?.resources).toMatchObject({
+      CUSTOM_PMEM_NAMESPACE_4GB: 2,
+      CUSTOM_PMEM_NAMESPACE_SMALL_1: 1,
+    });
+    expect(() =>
+      flavorToRequest({ vcpus: 1, extra_specs: { 'hw:tpm_version': '1.2', 'hw:tpm_model': 'tpm-crb' } }),
+    ).toThrow(expect.objectContaining({ code: 'flavor/invalid-hardware' }));
+    expect(() =>
+      flavorToRequest(
+        { vcpus: 1, extra_specs: { 'os:secure_boot': 'required' } },
+        { image: { os_secure_boot: 'disabled' } },
+      ),
+    ).toThrow(/conflicts with the image/);
+  });
+
+  it('rejects image properties Nova would not accept, pointing at them', () => {
+    expect(() => flavorToRequest({ vcpus: 1 }, { image: { hw_cpu_policy: 'pinned' } as never })).toThrow(
+      expect.objectContaining({
+        code: 'placement-query/invalid-image',
+        diagnostics: [expect.objectContaining({ path: '/image/hw_cpu_policy' })],
+      }),
+    );
   });
 
   it("reads member_of[$S] extra specs in Placement's syntax", () => {

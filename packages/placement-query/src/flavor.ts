@@ -7,6 +7,21 @@ import {
 } from '@stackspec/core';
 import { z } from 'zod';
 import { toMicroversion, versionText } from './microversion.js';
+import {
+  cpuPolicy,
+  cpuThreadPolicy,
+  dedicatedCpus,
+  emulatorThreadsPolicy,
+  type ImageProperties,
+  ImagePropertiesSchema,
+  imageTraits,
+  memoryEncryption,
+  pciNumaPolicy,
+  pmemResources,
+  realtimeCpus,
+  secureBootRequired,
+  tpmTrait,
+} from './nova-hardware.js';
 import { parseMemberOfValue } from './parse.js';
 import { pyInt, pySortedSet } from './python.js';
 import type { AllocationCandidatesRequest, RequestGroup } from './request.js';
@@ -39,13 +54,13 @@ export interface FlavorRequestOptions {
   microversion?: string;
   /** `limit` (Nova's `[scheduler]/max_placement_results`, default 1000; `null` for none). */
   limit?: number | null;
-  /** Image properties: `traits_required`, `hw_cpu_policy`, `hw_cpu_thread_policy`, `hw_mem_encryption`. */
-  image?: {
-    traits_required?: readonly string[];
-    hw_cpu_policy?: string;
-    hw_cpu_thread_policy?: string;
-    hw_mem_encryption?: boolean | string;
-  };
+  /**
+   * The image's properties that change the request (see
+   * `ImagePropertiesSchema`): `traits_required`, CPU and thread policies,
+   * the realtime mask, memory encryption with its firmware and machine type,
+   * vTPM, secure boot and PCI NUMA affinity.
+   */
+  image?: z.input<typeof ImagePropertiesSchema>;
   /** The host aggregates and their metadata, for the rules below. */
   aggregates?: readonly AggregateInfo[];
   /**
@@ -79,7 +94,6 @@ export interface FlavorRequestResult {
 
 const KEY = /^(resources|trait)([a-zA-Z0-9_-]{1,64})?:(.*)$/;
 const MEMBER_OF_KEY = /^member_of([a-zA-Z0-9_-]{1,64})?$/;
-const TRUE = new Set(['1', 't', 'true', 'on', 'y', 'yes']);
 
 interface Group {
   resources: Map<string, number>;
@@ -89,6 +103,27 @@ interface Group {
   forbiddenAggs: Set<string>;
 }
 
+function invalidInput(
+  what: 'flavor' | 'image',
+  issue: z.core.$ZodIssue | undefined,
+  base: string,
+): ValidationError {
+  const where = issue?.path.join('.') || what;
+  const message = `The ${what} is not valid: ${where} ${issue?.message ?? ''}`.trim();
+  return new ValidationError(message, {
+    code: `placement-query/invalid-${what}`,
+    diagnostics: [
+      createDiagnostic({
+        code: `placement-query/invalid-${what}`,
+        message,
+        path: issue
+          ? `${base}/${issue.path.map((p) => String(p).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`
+          : base,
+      }),
+    ],
+  });
+}
+
 function pointer(key: string): string {
   return `/extra_specs/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
 }
@@ -96,20 +131,30 @@ function pointer(key: string): string {
 /**
  * Turns a flavor (and optionally image properties and aggregate metadata)
  * into a `GET /allocation_candidates` request the way Nova's scheduler
- * builds it: `resources[$S]:RC=N` overrides the flavor's VCPU, MEMORY_MB and
- * DISK_GB (0 removes a class), `trait[$S]:T=required|forbidden`,
- * `group_policy`, CPU pinning (`hw:cpu_policy=dedicated` asks for PCPU,
- * `hw:cpu_thread_policy` for HW_CPU_HYPERTHREADING), `hw:mem_encryption`;
- * plus `member_of[$S]` extra specs in Placement's syntax (an extension Nova
- * lacks), the spec's reservation flow (required-member and
- * default-forbidden prefixes over aggregate metadata) and Nova's
- * isolated-aggregate filtering.
+ * (Zed, Debian 12) builds it: `resources[$S]:RC=N` overrides the flavor's
+ * VCPU, MEMORY_MB and DISK_GB (0 removes a class), `trait[$S]:T=required|forbidden`,
+ * `group_policy`, image traits, CPU pinning (`hw:cpu_policy=dedicated` asks
+ * for PCPU; `mixed` splits the vCPUs by `hw:cpu_dedicated_mask` or the
+ * realtime mask; `hw:emulator_threads_policy=isolate` adds a PCPU;
+ * `hw:cpu_thread_policy` requires or forbids HW_CPU_HYPERTHREADING), memory
+ * encryption, `hw:pmem` namespaces, vTPM, PCI NUMA `socket` affinity and
+ * secure boot traits, and Nova's isolated-aggregate filtering; plus
+ * `member_of[$S]` extra specs in Placement's syntax (an extension Nova
+ * lacks) and the spec's reservation flow (required-member and
+ * default-forbidden prefixes over aggregate metadata). An oracle test
+ * checks the result against Nova's own code.
  *
  * Entries Nova skips with a log line (an unknown resource class, a
  * negative amount, a trait value other than required/forbidden, an invalid
- * group_policy) come back as warnings. Throws a `ValidationError` with code
- * `placement-query/unknown-reservation` when the flavor names a
- * reservation no aggregate carries (nothing could ever match).
+ * group_policy) come back as warnings, as do groups Placement will refuse
+ * (two numbered groups without group_policy, a numbered group without
+ * resources). Throws a `ValidationError` where Nova's API refuses the
+ * flavor and image (`flavor/invalid-hardware`: an unknown CPU policy, a bad
+ * mask, flavor and image in conflict, memory encryption without a UEFI
+ * image…), for a malformed flavor or image (`placement-query/invalid-flavor`,
+ * `placement-query/invalid-image`), and with
+ * `placement-query/unknown-reservation` when the flavor names a reservation
+ * no aggregate carries (nothing could ever match).
  *
  * @example
  * flavorToRequest({ vcpus: 2, memory_mb: 2048, root_gb: 20 }, {
@@ -122,22 +167,11 @@ export function flavorToRequest(
   options: FlavorRequestOptions = {},
 ): FlavorRequestResult {
   const parsed = FlavorSchema.safeParse(flavor);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const message =
-      `The flavor is not valid: ${issue?.path.join('.') || 'flavor'} ${issue?.message ?? ''}`.trim();
-    throw new ValidationError(message, {
-      code: 'placement-query/invalid-flavor',
-      diagnostics: [
-        createDiagnostic({
-          code: 'placement-query/invalid-flavor',
-          message,
-          path: issue ? `/${issue.path.join('/')}` : '',
-        }),
-      ],
-    });
-  }
+  if (!parsed.success) throw invalidInput('flavor', parsed.error.issues[0], '');
+  const image = ImagePropertiesSchema.safeParse(options.image ?? {});
+  if (!image.success) throw invalidInput('image', image.error.issues[0], '/image');
   const f = parsed.data;
+  const img: ImageProperties = image.data;
   const version = toMicroversion(options.microversion ?? '1.39');
   const diagnostics: Diagnostic[] = [];
   const warn = (key: string, code: string, message: string, hint?: string) =>
@@ -220,25 +254,28 @@ export function flavorToRequest(
   const suffixedFromFlavor = [...groups.keys()].filter((s) => s !== '').length;
 
   // Image traits join the unsuffixed group.
-  for (const t of options.image?.traits_required ?? []) group('').required.add(t);
+  for (const t of imageTraits(img)) group('').required.add(t);
 
-  // CPU pinning policies.
-  const cpuPolicy = specs['hw:cpu_policy'] ?? options.image?.hw_cpu_policy;
-  const threadPolicy = specs['hw:cpu_thread_policy'] ?? options.image?.hw_cpu_thread_policy;
-  if (cpuPolicy === 'dedicated') {
-    const pcpus = f.vcpus + (specs['hw:emulator_threads_policy'] === 'isolate' ? 1 : 0);
+  // CPU pinning: dedicated asks for PCPU instead of VCPU; mixed splits the
+  // flavor's vCPUs by the dedicated (or realtime) mask.
+  const policy = cpuPolicy(specs, img);
+  const threads = cpuThreadPolicy(specs, img);
+  const emulator = emulatorThreadsPolicy(specs);
+  if (policy === 'dedicated' || policy === 'mixed') {
+    let pcpus = f.vcpus;
+    if (policy === 'mixed') {
+      const dedicated = dedicatedCpus(specs, f.vcpus);
+      const realtime = realtimeCpus(specs, img, f.vcpus);
+      pcpus = (dedicated ?? realtime)?.size ?? 0;
+      group('').resources.set('VCPU', f.vcpus - pcpus);
+    }
+    if (emulator === 'isolate') pcpus += 1;
     group('').resources.set('PCPU', pcpus);
-  } else if (cpuPolicy === 'mixed') {
-    warn(
-      'hw:cpu_policy',
-      'flavor/not-translated',
-      'hw:cpu_policy=mixed is not translated to PCPU; only VCPU is requested.',
-    );
   }
-  if (threadPolicy === 'isolate') group('').forbidden.add('HW_CPU_HYPERTHREADING');
-  if (threadPolicy === 'require') group('').required.add('HW_CPU_HYPERTHREADING');
+  if (threads === 'isolate') group('').forbidden.add('HW_CPU_HYPERTHREADING');
+  if (threads === 'require') group('').required.add('HW_CPU_HYPERTHREADING');
 
-  // The flavor's own sizes, unless extra specs already name the class somewhere.
+  // The flavor's own sizes, unless some group already names the class.
   const named = new Set<string>();
   for (const g of groups.values()) for (const rc of g.resources.keys()) named.add(rc);
   if (!named.has('VCPU') && !named.has('PCPU')) group('').resources.set('VCPU', f.vcpus);
@@ -247,9 +284,14 @@ export function flavorToRequest(
     const disk = f.ephemeral_gb + Math.ceil(f.swap / 1024) + (f.is_bfv ? 0 : f.root_gb);
     if (disk) group('').resources.set('DISK_GB', disk);
   }
-  const mem = specs['hw:mem_encryption'] ?? options.image?.hw_mem_encryption;
-  if (mem !== undefined && TRUE.has(String(mem).toLowerCase()))
-    group('').resources.set('MEM_ENCRYPTION_CONTEXT', 1);
+
+  // Devices and security features, in Nova's order.
+  if (memoryEncryption(specs, img)) group('').resources.set('MEM_ENCRYPTION_CONTEXT', 1);
+  for (const [rc, n] of pmemResources(specs)) group('').resources.set(rc, n);
+  const tpm = tpmTrait(specs, img);
+  if (tpm) group('').required.add(tpm);
+  if (pciNumaPolicy(specs, img) === 'socket') group('').required.add('COMPUTE_SOCKET_PCI_NUMA_AFFINITY');
+  if (secureBootRequired(specs, img)) group('').required.add('COMPUTE_SECURITY_UEFI_SECURE_BOOT');
 
   // Aggregate rules over metadata.
   const aggregates = options.aggregates ?? [];
@@ -303,6 +345,18 @@ export function flavorToRequest(
       !g.memberOf.length &&
       !g.forbiddenAggs.size;
     if (empty) continue;
+    if (suffix !== '' && !Object.keys(resources).length) {
+      // Nova sends such a group with an empty `resources$S`, which Placement refuses.
+      diagnostics.push(
+        createDiagnostic({
+          code: 'flavor/resourceless-group',
+          severity: 'warning',
+          message: `The request group ${suffix} asks for traits or aggregates but no resources; Placement will refuse the query.`,
+          path: pointer(`resources${suffix}`),
+          hint: `add resources${suffix}:<CLASS>=<N>, or move the group's traits to the unsuffixed group`,
+        }),
+      );
+    }
     out.push({
       suffix,
       resources,

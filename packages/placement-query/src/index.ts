@@ -63,6 +63,8 @@ export {
   ProviderStore,
   SHARING_TRAIT,
 } from './model/store.js';
+export type { ImageProperties } from './nova-hardware.js';
+export { ImagePropertiesSchema } from './nova-hardware.js';
 export type { MemberOfValue, QueryParseResult, TraitsValue } from './parse.js';
 export {
   parseAllocationCandidatesQuery,

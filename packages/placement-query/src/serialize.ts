@@ -27,6 +27,9 @@ function setText(set: readonly string[]): string {
   return set.length === 1 ? (set[0] as string) : `in:${set.join(',')}`;
 }
 
+// Required traits go in Nova's comma form (`required=A,B,!C`); from 1.39 an
+// any-of set needs its own `required=in:…`. Runs of single traits stay
+// together, so the sets keep their order.
 function traitPairs(
   key: string,
   required: readonly (readonly string[])[],
@@ -36,8 +39,18 @@ function traitPairs(
   if (!required.length && !forbidden.length) return [];
   const bang = forbidden.map((t) => `!${t}`);
   if (!anyOf) return [[key, [...required.map((s) => s.join(',')), ...bang].join(',')]];
-  const out: Pair[] = required.map((s) => [key, setText(s)] as Pair);
-  if (bang.length) out.push([key, bang.join(',')]);
+  const out: Pair[] = [];
+  let run: string[] = [];
+  for (const set of required) {
+    if (set.length === 1) {
+      run.push(set[0] as string);
+      continue;
+    }
+    if (run.length) out.push([key, run.join(',')]);
+    run = [];
+    out.push([key, setText(set)]);
+  }
+  if (run.length || bang.length) out.push([key, [...run, ...bang].join(',')]);
   return out;
 }
 
@@ -126,7 +139,7 @@ function canonical(value: unknown): string {
  * Writes a typed query back as a query string that Placement reads as the
  * same request at the request's microversion (`parse(serialize(x))` equals
  * `x` in canonical form). Sets come out as `in:` lists, forbidden ones as
- * `!`/`!in:`; from 1.39 each any-of trait set gets its own `required`.
+ * `!`/`!in:`; required traits in the comma form Nova uses (`required=A,B,!C`), and from 1.39 each any-of set in its own `required=in:…`.
  *
  * Throws Placement's own 400 when the request breaks its rules at that
  * microversion (an orphaned group, a missing `group_policy`, a key the
