@@ -91,6 +91,18 @@ describe('findTemplates', () => {
     expect(r.templates.length).toBeGreaterThan(3);
   });
 
+  it('reports a link to itself as a loop, and lists a tree once despite a link to its parent', async () => {
+    write('loops/tree/a.yaml', 'heat_template_version: wallaby\n');
+    symlinkSync('self.yaml', join(dir, 'loops/tree/self.yaml'));
+    symlinkSync('..', join(dir, 'loops/tree/up'));
+    const r = await findTemplates(['loops/tree'], { cwd: dir, recursive: true });
+    expect(r.files.map((f) => f.file)).toEqual(['loops/tree/a.yaml']);
+    expect(r.diagnostics.map((d) => [d.code, d.file])).toEqual([
+      ['heat/find/symlink-loop', 'loops/tree/self.yaml'],
+      ['heat/find/symlink-loop', 'loops/tree/up'],
+    ]);
+  });
+
   it('honours ignore patterns', async () => {
     const r = await findTemplates(['tree'], {
       cwd: dir,

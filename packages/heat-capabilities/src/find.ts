@@ -110,8 +110,11 @@ function canonicalFilter(filter: FindTemplatesOptions['capabilities']): Record<s
  * YAML, `.template` and JSON file is classified (template, environment,
  * other) and its capabilities read with the fast scanner. Jinja sources
  * are skipped. Problems never stop the search: a directory without
- * `recursive`, a missing path, an unreadable file, a broken link or a
- * symbolic link loop each become a warning, and the rest is still searched.
+ * `recursive`, a missing path, an unreadable file or directory, a FIFO,
+ * socket or device (never read, since reading could block), a broken link
+ * or a symbolic link loop (a link to itself, or up to a folder being
+ * searched, which is then listed once) each become a warning, a file over
+ * the size bound an error, and the rest is still searched.
  *
  * Codes: `heat/find/directory-not-recursive`, `heat/find/not-found`,
  * `heat/find/unreadable`, `heat/find/broken-symlink`,
