@@ -15,7 +15,7 @@ import { sshdAvailable, startSshd } from '../test/support/sshd.js';
 
 if (!existsSync(CORPUS_DIR)) {
   throw new Error(
-    `The Sahara corpus is not at ${CORPUS_DIR}; put the shared folder beside the repository or set STACKSPEC_CORPUS.`,
+    `The Sahara corpus is not at ${CORPUS_DIR}; put the shared folder beside the repository or set STACKSPEC_SHARED.`,
   );
 }
 const current = corpusFiles().filter((f) => !f.includes('/_history/'));

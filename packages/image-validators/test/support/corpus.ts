@@ -1,41 +1,18 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, relative } from 'node:path';
 import { parseDocument } from '@stackspec/core';
-import { serviceAvailable } from '../../../../test-support/require.js';
+import { sharedAvailable, sharedPath } from '../../../../test-support/shared.js';
 
-/**
- * Where the shared Sahara corpus lives: `STACKSPEC_CORPUS`, else
- * `shared/corpus/sahara` beside the repository root (where CI checks it out).
- */
-export const CORPUS_DIR = resolve(
-  process.env.STACKSPEC_CORPUS ??
-    join(dirname(fileURLToPath(import.meta.url)), '../../../../../shared/corpus/sahara'),
-);
+/** Where the shared Sahara corpus lives: `corpus/sahara` in the shared folder (`../shared`, or `STACKSPEC_SHARED`). */
+export const CORPUS_DIR = sharedPath('corpus', 'sahara');
 
 /**
  * Whether the corpus is present, for `describe.runIf`: skips with the reason
  * printed, and fails when STACKSPEC_REQUIRE_ORACLES is set (CI).
  */
 export function corpusAvailable(): boolean {
-  return serviceAvailable(
-    'Sahara corpus',
-    existsSync(CORPUS_DIR)
-      ? { ok: true }
-      : {
-          ok: false,
-          reason: `${CORPUS_DIR} not found; put the shared folder beside the repository or set STACKSPEC_CORPUS`,
-        },
-  );
+  return sharedAvailable('Sahara corpus', 'corpus', 'sahara');
 }
 
 /** Every image.yaml under the corpus (current and historical), sorted. */
