@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   batchCheckCommand,
@@ -68,12 +69,19 @@ describe('package commands', () => {
       '-c',
       `printf '#!/bin/sh\\n[ "$2" = have ]\\n' > ${dir}/dpkg && chmod +x ${dir}/dpkg`,
     ]);
+    const marker = `${dir}/pwned`;
     const cmd = batchCheckCommand(
-      [{ name: 'have' }, { name: 'miss' }, { name: '$(touch /tmp/pwned-siv)' }],
+      [
+        { name: 'have' },
+        { name: 'miss' },
+        { name: `$(touch ${marker})` },
+        { name: 'have', version: `\`touch ${marker}\`` },
+      ],
       'debian',
     );
     const r = spawnSync('/bin/sh', ['-c', cmd], { encoding: 'utf8', env: { PATH: `${dir}:/usr/bin:/bin` } });
-    expect(parseBatchCheck(r.stdout, 3)).toEqual(new Set([1, 2]));
+    expect(parseBatchCheck(r.stdout, 4)).toEqual(new Set([1, 2, 3]));
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('recognises every command it generates', () => {
