@@ -45,10 +45,10 @@ export interface FindTemplatesOptions {
   /**
    * How files are read. By default files are read synchronously in batches of
    * 256 with a yield to the event loop in between, which is several times
-   * faster than asynchronous reads for thousands of small files; each file is
-   * checked before it is read, so a FIFO or device is reported instead of
-   * waited on, and a file over {@link MAX_SCAN_CHARS} bytes is reported
-   * (`heat/find/too-large`) without being read.
+   * faster than asynchronous reads for thousands of small files. Reads are
+   * bounded: a FIFO or device is reported instead of waited on, and a file
+   * over {@link MAX_SCAN_CHARS} bytes is reported (`heat/find/too-large`)
+   * after reading no more than that.
    */
   readFile?: ReadFileText | undefined;
 }

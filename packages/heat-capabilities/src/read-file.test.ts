@@ -14,7 +14,7 @@ beforeAll(() => {
   writeFileSync(join(dir, 'empty.yaml'), '');
   mkdirSync(join(dir, 'folder.yaml'));
   execFileSync('mkfifo', [join(dir, 'fifo.yaml')]);
-  // Sparse: takes no disk space, and reading it whole would build a string too long for V8.
+  // Sparse: takes no disk space; read whole, it would make a string too long for V8.
   writeFileSync(join(dir, 'huge.yaml'), '');
   truncateSync(join(dir, 'huge.yaml'), 2 ** 30);
   writeFileSync(join(dir, 'limit.yaml'), 'x'.repeat(64));
@@ -55,7 +55,7 @@ describe('readTextFile', () => {
     });
   });
 
-  it('refuses a file over the bound from its size, without reading it', () => {
+  it('refuses a file over the bound after reading no more than the bound', () => {
     expect(readTextFile(join(dir, 'huge.yaml'), 'huge.yaml')).toEqual({
       ok: false,
       diagnostic: expect.objectContaining({

@@ -7,14 +7,18 @@ export type ReadTextResult =
   | { ok: true; text: string }
   | { ok: false; diagnostic: Diagnostic; missing?: boolean };
 
+// One buffer serves every read (the reads are synchronous, so calls never
+// overlap): most template files fit in it, and no Buffer is allocated per file.
+const SMALL = 64 * 1024;
+let shared = Buffer.allocUnsafe(SMALL);
+
 /**
  * Reads a UTF-8 file from disk with a size bound, for a tree of files a
- * user points at. The file is opened without blocking and checked before
- * anything is read: a FIFO, socket or device (whose read could wait
- * forever) is reported as `heat/find/unreadable`, and a file over
- * `maxBytes` (default {@link MAX_SCAN_CHARS}) as `heat/find/too-large`
- * without reading it. A file that grows past the bound while it is read is
- * reported the same way. Never throws.
+ * user points at. The file is opened without blocking and at most
+ * `maxBytes + 1` bytes (default {@link MAX_SCAN_CHARS}) are read: a longer
+ * file is reported as `heat/find/too-large` without reading the rest, and a
+ * FIFO, socket, device or directory (whose read could wait forever, or
+ * fails) as `heat/find/unreadable`. Never throws.
  */
 export function readTextFile(path: string, shown: string, maxBytes = MAX_SCAN_CHARS): ReadTextResult {
   let fd: number;
@@ -26,41 +30,52 @@ export function readTextFile(path: string, shown: string, maxBytes = MAX_SCAN_CH
     return { ok: false, diagnostic: unreadableDiagnostic(shown, e), ...(missing ? { missing } : {}) };
   }
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) {
-      return {
-        ok: false,
-        diagnostic: createDiagnostic({
-          code: 'heat/find/unreadable',
-          severity: 'warning',
-          message: `The file cannot be read: it is ${kindOf(stat)}, not a regular file.`,
-          file: shown,
-        }),
-      };
-    }
-    if (stat.size > maxBytes)
-      return { ok: false, diagnostic: tooLargeDiagnostic(shown, stat.size, maxBytes, 'bytes') };
-    // One byte more than the size, to notice a file that grew since fstat.
-    let buffer = Buffer.allocUnsafe(stat.size + 1);
+    const cap = maxBytes + 1;
     let length = 0;
     for (;;) {
-      if (length === buffer.length) {
-        if (length > maxBytes)
-          return { ok: false, diagnostic: tooLargeDiagnostic(shown, length, maxBytes, 'bytes') };
-        const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
-        buffer.copy(bigger, 0, 0, length);
-        buffer = bigger;
+      const room = Math.min(shared.length, cap) - length;
+      if (room === 0) {
+        if (length >= cap) {
+          return { ok: false, diagnostic: tooLargeDiagnostic(shown, fstatSync(fd).size, maxBytes, 'bytes') };
+        }
+        const bigger = Buffer.allocUnsafe(Math.min(shared.length * 4, cap));
+        shared.copy(bigger, 0, 0, length);
+        shared = bigger;
+        continue;
       }
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      const n = readSync(fd, shared, length, room, null);
       if (n === 0) break;
       length += n;
     }
-    return { ok: true, text: buffer.toString('utf8', 0, length) };
+    // A FIFO without a writer reads as empty: only then is it worth asking what the path is.
+    const special = length === 0 ? notRegular(fd, shown) : undefined;
+    if (special) return { ok: false, diagnostic: special };
+    return { ok: true, text: shared.toString('utf8', 0, length) };
   } catch (e) {
-    return { ok: false, diagnostic: unreadableDiagnostic(shown, e) };
+    // A directory fails with EISDIR, a FIFO whose writer has written nothing with EAGAIN.
+    return { ok: false, diagnostic: notRegular(fd, shown) ?? unreadableDiagnostic(shown, e) };
   } finally {
     closeSync(fd);
+    // Do not keep a buffer grown for one large file.
+    if (shared.length > 16 * SMALL) shared = Buffer.allocUnsafe(SMALL);
   }
+}
+
+/** `heat/find/unreadable` when the open file is not a regular file, else `undefined`. */
+function notRegular(fd: number, shown: string): Diagnostic | undefined {
+  let stat: Stats;
+  try {
+    stat = fstatSync(fd);
+  } catch {
+    return undefined;
+  }
+  if (stat.isFile()) return undefined;
+  return createDiagnostic({
+    code: 'heat/find/unreadable',
+    severity: 'warning',
+    message: `The file cannot be read: it is ${kindOf(stat)}, not a regular file.`,
+    file: shown,
+  });
 }
 
 function kindOf(stat: Stats): string {
