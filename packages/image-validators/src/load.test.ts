@@ -98,6 +98,11 @@ describe('loadImageSpec', () => {
     expect(checkImageSpec('{validators: []}').ok).toBe(true);
     expect(checkImageSpec('- a\n').diagnostics[0]?.code).toBe('image-spec/not-a-mapping');
     expect(checkImageSpec('').diagnostics[0]?.code).toBe('image-spec/not-a-mapping');
+    // With `filename` the input is that file's text, however short.
+    expect(checkImageSpec('just words', { filename: 'image.yaml' }).diagnostics[0]).toMatchObject({
+      code: 'image-spec/not-a-mapping',
+      file: 'image.yaml',
+    });
   });
 
   it('throws a SpecError whose message names the file and line', () => {

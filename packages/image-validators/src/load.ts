@@ -82,12 +82,13 @@ function within(root: string, candidate: string): boolean {
 }
 
 // One line without a colon cannot be a spec (a spec is a mapping, which needs `key:`), so it is
-// read as a path: a missing file or a folder then says so, instead of "not a mapping".
-function looksLikePath(input: string): boolean {
+// read as a path: a missing file or a folder then says so, instead of "not a mapping". Not when
+// the caller names the file the text came from (`filename`): then the input is that file's text.
+function looksLikePath(input: string, textNamed: boolean): boolean {
   if (input.includes('\n')) return false;
   const text = input.trim();
   if (/\.(ya?ml|json)$/i.test(text)) return true;
-  if (text && !text.includes(':')) return true;
+  if (!textNamed && text && !text.includes(':')) return true;
   try {
     return existsSync(input) && statSync(input).isFile();
   } catch {
@@ -774,9 +775,10 @@ function looksFloat(source: string): boolean {
 /**
  * Reads and checks an image spec, collecting every problem instead of stopping
  * at the first. `input` is YAML text, or a path: a URL, a string ending in
- * `.yaml`, `.yml` or `.json`, an existing file, or any single line without a
- * colon (which no spec text can be, so a missing file or a folder is reported
- * as `image-spec/unreadable` rather than as a spec that is not a mapping).
+ * `.yaml`, `.yml` or `.json`, an existing file, or (unless `filename` says
+ * the input is that file's text) any single line without a colon, which no
+ * spec text can be, so a missing file or a folder is reported as
+ * `image-spec/unreadable` rather than as a spec that is not a mapping.
  *
  * Error codes: `yaml/*` for unreadable text, and `image-spec/*`:
  * `not-a-mapping`, `missing-key`, `invalid-type`, `not-single-key`,
@@ -792,7 +794,7 @@ export function checkImageSpec(
 ): CheckImageSpecResult {
   let text: string;
   let file: string | undefined = options.filename;
-  const isPath = input instanceof URL || looksLikePath(input);
+  const isPath = input instanceof URL || looksLikePath(input, options.filename !== undefined);
   if (isPath) {
     file = input instanceof URL ? fileURLToPath(input) : input;
     try {
