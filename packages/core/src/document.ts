@@ -253,6 +253,15 @@ function sizeOverflow(text: string, max: number): { offset: number; bytes: numbe
  * {@link cstNestingExceeds}, which is exact.
  */
 function textNestingExceeds(text: string, maxDepth: number): number | undefined {
+  // Most documents hold too few brackets and indicators to reach either limit.
+  let brackets = 0;
+  let indicators = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) brackets += 1;
+    else if (c === 0x2d || c === 0x3f) indicators += 1;
+  }
+  if (brackets <= maxDepth && indicators <= COMPACT_RUN_GUARD) return undefined;
   let depth = 0;
   let quote = '';
   let plain = false;
@@ -481,12 +490,15 @@ class LoadProblem extends Error {
   }
 }
 
-/** A converted node: its value and how many nodes a walk over the value visits. */
+/**
+ * A converted node: its value and an upper bound on how many nodes a walk
+ * over the value visits (a key given twice counts twice).
+ */
 interface Built {
   value: unknown;
   size: number;
-  /** For mappings: final entries (merges applied), key → [value, size of key and value]. */
-  entries?: Map<string, [unknown, number]>;
+  /** For mappings that may be merged elsewhere: the size of each final entry (key and value). */
+  sizes?: Map<string, number>;
 }
 
 type Entry = [key: string, value: unknown, size: number];
@@ -506,8 +518,10 @@ function isMergeKey(key: unknown): boolean {
  */
 class ValueBuilder {
   readonly #anchors = new Map<string, YamlNode>();
+  // Built nodes inside anchored subtrees, the only ones an alias or a merge can reach again.
   readonly #built = new Map<YamlNode, Built>();
   readonly #open = new Set<YamlNode>();
+  #anchored = 0;
   #added = 0;
 
   constructor(
@@ -522,16 +536,26 @@ class ValueBuilder {
     throw new LoadProblem(located(this.lines, this.file, node, init));
   }
 
-  build(node: unknown): Built {
+  build(node: unknown, wantSizes = false): Built {
     if (node === null || node === undefined) return { value: null, size: 1 };
     if (isAlias(node)) return this.#alias(node);
     const n = node as YamlNode;
+    if (isScalar(n)) {
+      const out = { value: n.value, size: 1 };
+      if (n.anchor) {
+        this.#define(n.anchor, n);
+        this.#built.set(n, out);
+      }
+      return out;
+    }
     const anchor = (n as { anchor?: string }).anchor;
-    if (anchor) this.#define(anchor, n);
-    this.#open.add(n);
+    if (anchor) {
+      this.#define(anchor, n);
+      this.#open.add(n);
+      this.#anchored += 1;
+    }
     let out: Built;
-    if (isScalar(n)) out = { value: n.value, size: 1 };
-    else if (isSeq(n)) {
+    if (isSeq(n)) {
       const list: unknown[] = [];
       let size = 1;
       for (const item of n.items) {
@@ -540,11 +564,13 @@ class ValueBuilder {
         size += b.size;
       }
       out = { value: list, size };
-    } else if (isMap(n)) out = this.#map(n);
+    } else if (isMap(n)) out = this.#map(n, wantSizes || this.#anchored > 0);
     else out = { value: null, size: 1 };
-    this.#open.delete(n);
-    if (!isScalar(n)) this.#built.set(n, out);
-    else if (anchor) this.#built.set(n, out);
+    if (anchor) {
+      this.#open.delete(n);
+      this.#anchored -= 1;
+    }
+    if (this.#anchored > 0 || anchor) this.#built.set(n, out);
     return out;
   }
 
@@ -625,17 +651,23 @@ class ValueBuilder {
     const b = isAlias(node)
       ? this.build(node)
       : isMap(node)
-        ? (this.#built.get(node) ?? this.build(node))
+        ? (this.#built.get(node) ?? this.build(node, true))
         : undefined;
-    if (!b?.entries) {
-      const found = isSeq(node) ? 'a list' : node === null || node === undefined ? 'nothing' : 'a scalar';
+    if (!b?.sizes) {
+      const target = isAlias(node) ? this.#anchors.get(node.source) : node;
+      const found = isSeq(target)
+        ? 'a list'
+        : target === null || target === undefined
+          ? 'nothing'
+          : 'a scalar';
       this.#fail((node as YamlNode | null) ?? at, {
         code: 'yaml/bad-merge',
         message: `The merge key '<<' expects ${what}, but found ${found}.`,
         hint: 'Merge a mapping (`<<: *defaults`) or a list of mappings (`<<: [*a, *b]`).',
       });
     }
-    return [...b.entries].map(([k, [v, s]]) => [k, v, s]);
+    const value = b.value as Record<string, unknown>;
+    return [...b.sizes].map(([k, size]) => [k, value[k], size]);
   }
 
   #merge(value: unknown, key: YamlNode | null | undefined): Entry[] {
@@ -653,7 +685,7 @@ class ValueBuilder {
     return parts.reverse().flat();
   }
 
-  #map(node: YAMLMap): Built {
+  #map(node: YAMLMap, wantSizes: boolean): Built {
     const merged: Entry[] = [];
     const own: Entry[] = [];
     for (const pair of node.items) {
@@ -666,18 +698,18 @@ class ValueBuilder {
       own.push([k.text, v.value, k.size + v.size]);
     }
     const value: Record<string, unknown> = {};
-    const entries = new Map<string, [unknown, number]>();
+    const sizes = wantSizes ? new Map<string, number>() : undefined;
+    let size = 1;
     // Merged keys come first, then the mapping's own, which win (PyYAML's order).
     for (const [k, v, s] of merged.length ? [...merged, ...own] : own) {
       // `__proto__`, `constructor` and the like become own data properties, never the prototype.
-      if (k in value)
+      if (k in value) {
         Object.defineProperty(value, k, { value: v, writable: true, enumerable: true, configurable: true });
-      else value[k] = v;
-      entries.set(k, [v, s]);
+      } else value[k] = v;
+      sizes?.set(k, s);
+      size += s;
     }
-    let size = 1;
-    for (const [, s] of entries.values()) size += s;
-    return { value, size, entries };
+    return sizes ? { value, size, sizes } : { value, size };
   }
 }
 
