@@ -1,6 +1,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { describeError, isStackspecError, safeParseDocument, ValidationError } from '@stackspec/core';
+import {
+  type Diagnostic,
+  describeError,
+  isStackspecError,
+  type SourceDocument,
+  safeParseDocument,
+  ValidationError,
+} from '@stackspec/core';
 import {
   addOutputOptions,
   type CliIO,
@@ -78,34 +85,44 @@ function isFile(path: string): boolean {
  * reported with file, line and column.
  */
 export async function readJsonArgument(value: string, io: CliIO): Promise<unknown> {
+  return (await readArgumentDocument(value, io, 'argument'))?.value ?? null;
+}
+
+/**
+ * {@link readJsonArgument} as a document, so that later problems can point
+ * at a line: a file keeps its name, standard input is `<stdin>` and a JSON
+ * string is named after its option (`--driver-steps`). `undefined` for an
+ * empty standard input.
+ */
+async function readArgumentDocument(
+  value: string,
+  io: CliIO,
+  option: string,
+): Promise<SourceDocument | undefined> {
   let text = value;
-  let file: string | undefined;
+  let file = option;
+  let format: 'yaml' | 'json' = 'json';
   if (value === '-') {
     text = (await readStdin(io)).trim();
-    if (!text) return null;
+    if (!text) return undefined;
+    file = '<stdin>';
+    format = 'yaml';
   } else if (isFile(resolve(io.cwd, value))) {
     file = value;
     text = readFileSync(resolve(io.cwd, value), 'utf8');
+    format = 'yaml';
   }
-  if (file !== undefined || value === '-') {
-    const r = safeParseDocument(text, { ...(file ? { filename: file } : {}), format: 'yaml' });
-    if (!r.ok)
-      throw new ValidationError(undefined, {
-        code: 'deploy-templates/bad-argument',
-        diagnostics: r.diagnostics,
-      });
-    return r.document.value;
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(
-      `Value '${value}' is not a file and cannot be parsed as JSON: '${describeError(e)}'`,
-      {
-        code: 'deploy-templates/bad-argument',
-      },
-    );
-  }
+  const r = safeParseDocument(text, { filename: file, format });
+  if (r.ok) return r.document;
+  if (format === 'yaml')
+    throw new ValidationError(undefined, {
+      code: 'deploy-templates/bad-argument',
+      diagnostics: r.diagnostics,
+    });
+  throw new UsageError(
+    `Value '${value}' is not a file and cannot be parsed as JSON: '${r.diagnostics[0]?.message ?? 'invalid JSON'}'`,
+    { code: 'deploy-templates/bad-argument' },
+  );
 }
 
 /** `key=value` pairs of `--extra`: the value is JSON when it parses, a string otherwise. */
@@ -401,36 +418,36 @@ function defineTemplateCommands(template: Command, io: CliIO, globals: () => Glo
         .split(',')
         .map((x) => x.trim())
         .filter(Boolean);
-    const driverSteps = (await readJsonArgument(String(o.driverSteps), io)) as DriverStep[];
-    const userSteps = o.userSteps
-      ? ((await readJsonArgument(String(o.userSteps), io)) as RequestedStep[])
+    const driverDoc = await readArgumentDocument(String(o.driverSteps), io, '--driver-steps');
+    const userDoc = o.userSteps
+      ? await readArgumentDocument(String(o.userSteps), io, '--user-steps')
       : undefined;
-    if (!Array.isArray(driverSteps)) throw new UsageError('--driver-steps must be a list of steps.');
-    const templates = await withClient(globals(), io, async (c) => {
-      let page = await c.list({ detail: 'True' });
-      const items = [...page.deploy_templates];
-      while (page.next) {
-        page = await c.next(page.next);
-        items.push(...page.deploy_templates);
-      }
-      return items as unknown as PlanTemplate[];
-    });
+    const templates = await planTemplates(globals(), io);
     const profile: IronicProfile = ironicProfile(globals().profile);
     let plan: ReturnType<typeof explainDeploySteps>;
     try {
       plan = explainDeploySteps({
-        driverSteps,
+        driverSteps: (driverDoc?.value ?? null) as DriverStep[],
         templates,
         instanceTraits: split(o.instanceTraits),
         ...(o.nodeTraits ? { nodeTraits: split(o.nodeTraits) } : {}),
-        ...(userSteps ? { userSteps } : {}),
+        ...(o.userSteps ? { userSteps: (userDoc?.value ?? null) as RequestedStep[] } : {}),
         skipMissing: o.skipMissing === true,
         profile,
       });
     } catch (e) {
       if (!isStackspecError(e)) throw e;
+      const colors = stderrColors(io);
+      if (e.code === 'deploy-templates/invalid-plan-input') {
+        // The steps given on the command line are malformed: point into the argument (file and line).
+        const located = e.diagnostics.map((d) =>
+          locateInArgument(d, { driverSteps: driverDoc, userSteps: userDoc }),
+        );
+        io.stderr.write(`${formatDiagnostics(located, { colors })}\n`);
+        throw new ExitSignal(EXIT.usage);
+      }
       // Ironic's one-line reason, then each problem with the template and step it concerns.
-      io.stderr.write(`${e.message}\n\n${formatDiagnostics(e.diagnostics, { colors: stderrColors(io) })}\n`);
+      io.stderr.write(`${e.message}\n\n${formatDiagnostics(e.diagnostics, { colors })}\n`);
       throw new ExitSignal(EXIT.findings);
     }
     const rows = plan.steps.map((s) => ({
@@ -447,6 +464,41 @@ function defineTemplateCommands(template: Command, io: CliIO, globals: () => Glo
       }),
     );
   });
+}
+
+/**
+ * The stored templates in storage order, as the plan needs them. From an
+ * embedded store they are read directly, with their real arguments; a
+ * server masks secret arguments (`'password': '******'`) like Ironic, and
+ * the plan then shows them masked.
+ */
+async function planTemplates(g: GlobalOptions, io: CliIO): Promise<PlanTemplate[]> {
+  if (!(g.osEndpoint ?? io.env.OS_ENDPOINT)) {
+    const store = await openStore(g, io);
+    try {
+      return await store.list();
+    } finally {
+      await store.close();
+    }
+  }
+  return withClient(g, io, async (c) => {
+    let page = await c.list({ detail: 'True' });
+    const items = [...page.deploy_templates];
+    while (page.next) {
+      page = await c.next(page.next);
+      items.push(...page.deploy_templates);
+    }
+    return items as unknown as PlanTemplate[];
+  });
+}
+
+/** A diagnostic about `/driverSteps/…` or `/userSteps/…`, moved into the argument it came from. */
+function locateInArgument(d: Diagnostic, docs: Record<string, SourceDocument | undefined>): Diagnostic {
+  const [, key, ...rest] = d.path.split('/');
+  const doc = key === undefined ? undefined : docs[key];
+  if (!doc) return d;
+  const { file: _f, line: _l, column: _c, endLine: _el, endColumn: _ec, ...init } = d;
+  return doc.diagnostic({ ...init, path: rest.length ? `/${rest.join('/')}` : '' });
 }
 
 class ExitSignal extends Error {

@@ -41,7 +41,16 @@ export type {
   RequestedStep,
   StepOrigin,
 } from './plan.js';
-export { explainDeploySteps, planDeploySteps, validateNodeDeploySteps } from './plan.js';
+export {
+  DriverStepArgInfoSchema,
+  DriverStepSchema,
+  explainDeploySteps,
+  PlanInputSchema,
+  PlanTemplateSchema,
+  planDeploySteps,
+  RequestedStepSchema,
+  validateNodeDeploySteps,
+} from './plan.js';
 export type { DeployTemplateRule, PolicyCheck, PolicyOptions, RequestCredentials } from './policy.js';
 export {
   createDeployTemplatePolicy,

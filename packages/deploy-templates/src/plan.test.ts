@@ -407,3 +407,117 @@ describe('validateNodeDeploySteps', () => {
     ).toBe(true);
   });
 });
+
+describe('the plan input', () => {
+  const plan = (options: unknown) => planDeploySteps(options as Parameters<typeof planDeploySteps>[0]);
+
+  it.each([
+    ['driverSteps is null', { driverSteps: null, templates: [] }, '/driverSteps', 'invalid-type'],
+    ['a driver step is null', { driverSteps: [null], templates: [] }, '/driverSteps/0', 'invalid-type'],
+    [
+      'a driver priority is a word',
+      { driverSteps: [{ interface: 'deploy', step: 'deploy', priority: 'high' }], templates: [] },
+      '/driverSteps/0/priority',
+      'invalid-type',
+    ],
+    [
+      'a driver priority is NaN',
+      { driverSteps: [{ interface: 'deploy', step: 'deploy', priority: Number.NaN }], templates: [] },
+      '/driverSteps/0/priority',
+      'invalid-type',
+    ],
+    ['templates is missing', { driverSteps }, '', 'missing-key'],
+    [
+      'template steps are null',
+      { driverSteps, templates: [FAST, { name: 'CUSTOM_X', steps: null }] },
+      '/templates/1/steps',
+      'invalid-type',
+    ],
+    [
+      'a template priority is negative',
+      { driverSteps, templates: [{ name: 'CUSTOM_X', steps: [{ ...FAST.steps[0], priority: -3 }] }] },
+      '/templates/0/steps/0/priority',
+      'too-small',
+    ],
+    [
+      'a user step has args that are not a mapping',
+      { driverSteps, templates: [], userSteps: [{ interface: 'bios', step: 'x', priority: 1, args: [1] }] },
+      '/userSteps/0/args',
+      'invalid-type',
+    ],
+    ['the options are not an object', 'plan', '', 'invalid-type'],
+  ])('rejects input where %s, naming the path', (_label, options, path, code) => {
+    const e = thrown(() => plan(options));
+    expect(e.code).toBe('deploy-templates/invalid-plan-input');
+    expect(e.status).toBe(400);
+    expect(e.diagnostics[0]).toMatchObject({ path, code: `deploy-templates/${code}` });
+    expect(e.message).toMatch(/^The plan input is not valid at /);
+  });
+
+  it('says what a priority may be', () => {
+    const e = thrown(() =>
+      plan({ driverSteps: [{ interface: 'deploy', step: 'deploy', priority: 'high' }], templates: [] }),
+    );
+    expect(e.message).toBe(
+      "The plan input is not valid at /driverSteps/0/priority: 'priority' must be an integer of 0 or more, or a string of digits, but it is 'high'.",
+    );
+  });
+
+  it('reads digit-string priorities as integers in driver, template and user steps', () => {
+    const steps = planDeploySteps({
+      driverSteps: [
+        { interface: 'deploy', step: 'deploy', priority: '100' },
+        { interface: 'raid', step: 'create_configuration', priority: '0' },
+        { interface: 'bios', step: 'apply_configuration', priority: 0 },
+      ],
+      templates: [
+        { name: 'CUSTOM_R', steps: [{ interface: 'raid', step: 'create_configuration', priority: '50' }] },
+      ],
+      userSteps: [{ interface: 'bios', step: 'apply_configuration', args: null, priority: '7' }],
+      instanceTraits: ['CUSTOM_R'],
+    });
+    expect(steps.map((s) => [s.step, s.priority])).toEqual([
+      ['deploy', 100],
+      ['create_configuration', 50],
+      ['apply_configuration', 7],
+    ]);
+    expect(steps.every((s) => typeof s.priority === 'number')).toBe(true);
+  });
+});
+
+describe('newest-only rules', () => {
+  const withFlowSteps = {
+    driverSteps,
+    templates: [
+      {
+        name: 'CUSTOM_FLOW',
+        steps: [
+          { interface: 'power', step: 'reboot', args: {}, priority: 70 },
+          { interface: 'deploy', step: 'hold', args: {}, priority: 65 },
+        ],
+      },
+    ],
+    instanceTraits: ['CUSTOM_FLOW'],
+    userSteps: [
+      {
+        interface: 'management',
+        step: 'update_firmware',
+        args: {},
+        priority: 90,
+        execute_on_child_nodes: true,
+      },
+    ],
+  };
+
+  it('leaves out the reserved flow steps and steps for child nodes in the newest release', () => {
+    expect(ids(planDeploySteps(withFlowSteps))).toEqual(ids(planDeploySteps({ driverSteps, templates: [] })));
+  });
+
+  it('validates them like any other step for Ironic 21.4', () => {
+    const e = thrown(() => planDeploySteps({ ...withFlowSteps, profile: ironicProfile('21.4') }));
+    expect(e.message).toContain(
+      "node does not support this deploy step: {'interface': 'power', 'step': 'reboot'",
+    );
+    expect(e.diagnostics.map((d) => d.path)).toEqual(['/templates/0/steps/0', '/templates/0/steps/1']);
+  });
+});

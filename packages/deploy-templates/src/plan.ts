@@ -4,37 +4,123 @@ import {
   isStackspecError,
   pyRepr,
   ValidationError,
+  validateWithSchema,
 } from '@stackspec/core';
+import { z } from 'zod';
 import { type IronicProfile, ironicProfile } from './profile.js';
+import { clarifyDiagnostics, StepPrioritySchema } from './schema.js';
 
 /** What a driver says about one argument of a step. */
-export interface DriverStepArgInfo {
-  description?: string;
-  required?: boolean;
-  [key: string]: unknown;
-}
+export const DriverStepArgInfoSchema = z.object({
+  description: z.string().optional(),
+  required: z.boolean().optional(),
+});
+/** What a driver says about one argument of a step. */
+export type DriverStepArgInfo = z.input<typeof DriverStepArgInfoSchema>;
 
-/** A deploy step as a node's driver reports it. Priority 0 means disabled by default. */
-export interface DriverStep {
-  interface: string;
-  step: string;
-  priority: number;
-  argsinfo?: Readonly<Record<string, DriverStepArgInfo>> | null;
-  [key: string]: unknown;
-}
+/**
+ * A deploy step as a node's driver reports it: `{interface, step, priority,
+ * argsinfo?}` (other keys are dropped). Priority 0 means disabled by default;
+ * a digit string is read as an integer.
+ */
+export const DriverStepSchema = z.object({
+  interface: z.string(),
+  step: z.string().min(1),
+  priority: StepPrioritySchema,
+  argsinfo: z.record(z.string(), DriverStepArgInfoSchema).nullable().optional(),
+  abortable: z.boolean().optional(),
+  requires_ramdisk: z.boolean().optional(),
+});
+/** A deploy step as a node's driver reports it. */
+export type DriverStep = z.input<typeof DriverStepSchema>;
 
-/** A step requested by a template or by the user: `{interface, step, args, priority}`. */
-export interface RequestedStep {
-  interface: string;
-  step: string;
-  args?: Readonly<Record<string, unknown>>;
-  priority: number;
-}
+/**
+ * A step requested by a template or by the user: `{interface, step, args?,
+ * priority}`. The newest Ironic also takes `execute_on_child_nodes` (and
+ * `limit_child_node_execution`) on user steps; other keys are dropped.
+ */
+export const RequestedStepSchema = z.object({
+  interface: z.string(),
+  step: z.string().min(1),
+  args: z.record(z.string(), z.unknown()).nullable().optional(),
+  priority: StepPrioritySchema,
+  execute_on_child_nodes: z.boolean().optional(),
+  limit_child_node_execution: z.array(z.string()).optional(),
+});
+/** A step requested by a template or by the user. */
+export type RequestedStep = z.input<typeof RequestedStepSchema>;
 
+/** The part of a stored template the plan needs: its name and steps (other keys are dropped). */
+export const PlanTemplateSchema = z.object({
+  name: z.string(),
+  steps: z.array(RequestedStepSchema),
+});
 /** The part of a stored template the plan needs. */
-export interface PlanTemplate {
-  name: string;
-  steps: readonly RequestedStep[];
+export type PlanTemplate = z.input<typeof PlanTemplateSchema>;
+
+/**
+ * The input of {@link planDeploySteps} without `profile` (checked by
+ * {@link explainDeploySteps} before anything else; problems are a
+ * `ValidationError` whose diagnostics point at `/driverSteps/0/priority`,
+ * `/templates/2/steps` and so on).
+ */
+export const PlanInputSchema = z.object({
+  driverSteps: z
+    .array(DriverStepSchema)
+    .describe("Every deploy step of the node's driver, enabled and disabled."),
+  templates: z
+    .array(PlanTemplateSchema)
+    .describe('Stored templates, in storage order (by id); only those named by an instance trait are used.'),
+  instanceTraits: z
+    .unknown()
+    .optional()
+    .describe("The node's instance_info.traits (from the flavor and image). Missing or empty: no templates."),
+  nodeTraits: z
+    .array(z.string())
+    .optional()
+    .describe("The node's traits; every instance trait must be among them."),
+  userSteps: z
+    .array(RequestedStepSchema)
+    .optional()
+    .describe('Steps passed with the provision request (deploy_steps); they win over template steps.'),
+  skipMissing: z
+    .boolean()
+    .optional()
+    .describe(
+      'Drop steps the driver does not (yet) report instead of failing, as Ironic does before the agent is up.',
+    ),
+  nodeUuid: z.string().optional().describe('Node UUID used in messages (default "the node").'),
+  disallowedSteps: z
+    .array(z.string())
+    .optional()
+    .describe("interface.step ids removed from the final list (Ironic's [api]disallow_deploy_steps)."),
+});
+
+/** Input of {@link planDeploySteps}. */
+export type PlanDeployStepsOptions = z.input<typeof PlanInputSchema> & {
+  /** Release whose interface ranks and rules apply (default newest). */
+  profile?: IronicProfile;
+};
+
+type PlanInput = z.output<typeof PlanInputSchema>;
+type Step = z.output<typeof RequestedStepSchema>;
+type Driver = z.output<typeof DriverStepSchema>;
+
+/** The options checked against {@link PlanInputSchema}, priorities as integers; throws `ValidationError`. */
+function parsePlanInput(options: PlanDeployStepsOptions): PlanInput {
+  const value =
+    options !== null && typeof options === 'object'
+      ? Object.fromEntries(Object.entries(options).filter(([k]) => k !== 'profile'))
+      : options;
+  const r = validateWithSchema(PlanInputSchema, value, { area: 'deploy-templates' });
+  if (r.ok) return r.value;
+  const diagnostics = clarifyDiagnostics(r.diagnostics, value);
+  const first = diagnostics[0] as Diagnostic;
+  const more = diagnostics.length > 1 ? ` (and ${diagnostics.length - 1} more)` : '';
+  throw new ValidationError(
+    `The plan input is not valid at ${first.path || 'the top level'}: ${first.message}${more}`,
+    { code: 'deploy-templates/invalid-plan-input', diagnostics },
+  );
 }
 
 /** One step of the plan, in execution order. */
@@ -51,28 +137,6 @@ export type StepOrigin = { kind: 'driver' } | { kind: 'user' } | { kind: 'templa
 /** A planned step with its origin, from {@link explainDeploySteps}. */
 export interface ExplainedDeployStep extends PlannedDeployStep {
   origin: StepOrigin;
-}
-
-/** Input of {@link planDeploySteps}. */
-export interface PlanDeployStepsOptions {
-  /** Every deploy step of the node's driver, enabled and disabled. */
-  driverSteps: readonly DriverStep[];
-  /** Stored templates, in storage order (by id); only those named by an instance trait are used. */
-  templates: readonly PlanTemplate[];
-  /** The node's `instance_info.traits` (from the flavor and image). Missing or empty: no templates. */
-  instanceTraits?: unknown;
-  /** The node's traits; when given, every instance trait must be among them. */
-  nodeTraits?: readonly string[];
-  /** Steps passed with the provision request (`deploy_steps`); they win over template steps. */
-  userSteps?: readonly RequestedStep[];
-  /** Drop steps the driver does not (yet) report instead of failing, as Ironic does before the agent is up. */
-  skipMissing?: boolean;
-  /** Node UUID used in messages (default `the node`). */
-  nodeUuid?: string;
-  /** `interface.step` ids removed from the final list (Ironic's `[api]disallow_deploy_steps`). */
-  disallowedSteps?: readonly string[];
-  /** Release whose interface ranks and rules apply (default newest). */
-  profile?: IronicProfile;
 }
 
 /** What {@link explainDeploySteps} returns. */
@@ -95,7 +159,7 @@ interface Problem {
   diagnostic: Diagnostic;
 }
 
-interface Requested extends RequestedStep {
+interface Requested extends Step {
   origin: StepOrigin;
   path: string;
 }
@@ -128,7 +192,7 @@ function reprStep(s: Requested): string {
 
 function validateRequested(
   steps: Requested[],
-  driver: ReadonlyMap<string, DriverStep>,
+  driver: ReadonlyMap<string, Driver>,
   skipMissing: boolean,
   profile: IronicProfile,
   skipped: DeployStepsExplanation['skipped'],
@@ -136,7 +200,11 @@ function validateRequested(
   const problems: Problem[] = [];
   const kept: Requested[] = [];
   for (const s of steps) {
-    if (profile.release === 'latest' && RESERVED_STEPS.has(s.step)) continue;
+    // The newest Ironic leaves steps for child nodes to the API's own checks, and resolves the
+    // flow steps (power_on, hold, …) itself: neither is validated nor planned.
+    if (profile.release === 'latest' && (s.execute_on_child_nodes === true || RESERVED_STEPS.has(s.step))) {
+      continue;
+    }
     const where = `${describeOrigin(s.origin)}, step ${stepId(s)}`;
     const d = driver.get(stepId(s));
     if (!d) {
@@ -216,7 +284,7 @@ function validateRequested(
   return { kept, problems };
 }
 
-function checkTraits(options: PlanDeployStepsOptions, node: string): string[] {
+function checkTraits(options: PlanInput, node: string): string[] {
   const raw = options.instanceTraits;
   if (raw === undefined || raw === null || raw === '' || (Array.isArray(raw) && raw.length === 0)) return [];
   if (!Array.isArray(raw) || raw.some((t) => typeof t !== 'string')) {
@@ -252,10 +320,11 @@ function raise(prefix: string, problems: Problem[]): never {
  * which templates matched and which steps were skipped as missing.
  */
 export function explainDeploySteps(options: PlanDeployStepsOptions): DeployStepsExplanation {
-  const profile = options.profile ?? ironicProfile();
-  const node = options.nodeUuid ?? 'the node';
+  const profile = options?.profile ?? ironicProfile();
+  const input = parsePlanInput(options);
+  const node = input.nodeUuid ?? 'the node';
   const rank = profile.interfaceRank;
-  for (const [i, d] of options.driverSteps.entries()) {
+  for (const [i, d] of input.driverSteps.entries()) {
     if (!Object.hasOwn(rank, d.interface)) {
       fail(
         `Driver step ${i} (${d.interface}.${d.step}) names the interface ${d.interface}, which is not a deploy interface (${profile.interfaces.join(', ')}).`,
@@ -273,18 +342,18 @@ export function explainDeploySteps(options: PlanDeployStepsOptions): DeploySteps
   // Ironic collects driver steps interface by interface (in rank order) and,
   // within an interface, by method name.
   const interfaceOrder = new Map(profile.interfaces.map((name, i) => [name, i]));
-  const driverSteps = [...options.driverSteps].sort(
+  const driverSteps = [...input.driverSteps].sort(
     (a, b) =>
       (interfaceOrder.get(a.interface) ?? 0) - (interfaceOrder.get(b.interface) ?? 0) ||
       (a.step < b.step ? -1 : a.step > b.step ? 1 : 0),
   );
-  const byId = new Map<string, DriverStep>();
+  const byId = new Map<string, Driver>();
   for (const d of driverSteps) byId.set(stepId(d), d);
 
-  const traits = checkTraits(options, node);
+  const traits = checkTraits(input, node);
   const wanted = new Set(traits);
   const matched = traits.length
-    ? options.templates.map((t, i) => ({ t, i })).filter(({ t }) => wanted.has(t.name))
+    ? input.templates.map((t, i) => ({ t, i })).filter(({ t }) => wanted.has(t.name))
     : [];
   const skipped: DeployStepsExplanation['skipped'] = [];
 
@@ -298,24 +367,18 @@ export function explainDeploySteps(options: PlanDeployStepsOptions): DeploySteps
       path: `/templates/${i}/steps/${j}`,
     })),
   );
-  const templateCheck = validateRequested(
-    templateSteps,
-    byId,
-    options.skipMissing === true,
-    profile,
-    skipped,
-  );
+  const templateCheck = validateRequested(templateSteps, byId, input.skipMissing === true, profile, skipped);
   if (templateCheck.problems.length) {
     raise(`${TEMPLATE_PREFIX}${matched.map(({ t }) => t.name).join(',')}. Errors: `, templateCheck.problems);
   }
-  const userSteps: Requested[] = (options.userSteps ?? []).map((s, j) => ({
+  const userSteps: Requested[] = (input.userSteps ?? []).map((s, j) => ({
     ...s,
     args: { ...(s.args ?? {}) },
     origin: { kind: 'user' as const },
     path: `/userSteps/${j}`,
   }));
   const userCheck = userSteps.length
-    ? validateRequested(userSteps, byId, options.skipMissing === true, profile, skipped)
+    ? validateRequested(userSteps, byId, input.skipMissing === true, profile, skipped)
     : { kept: [], problems: [] };
   if (userCheck.problems.length) raise(USER_PREFIX, userCheck.problems);
 
@@ -344,7 +407,7 @@ export function explainDeploySteps(options: PlanDeployStepsOptions): DeploySteps
   ];
   // Array.prototype.sort is stable, like Python's sorted(reverse=True).
   merged.sort((a, b) => b.priority - a.priority || (rank[b.interface] ?? 0) - (rank[a.interface] ?? 0));
-  const disallowed = new Set(options.disallowedSteps ?? []);
+  const disallowed = new Set(input.disallowedSteps ?? []);
   const steps = disallowed.size ? merged.filter((s) => !disallowed.has(stepId(s))) : merged;
   if (!steps.length) fail(`no steps returned for node ${node}`, 'no-steps');
   return { steps, matchedTemplates: matched.map(({ t }) => t.name), skipped };

@@ -292,10 +292,22 @@ export function validateDeployTemplate(
       }
       return { ...d, code: findUnstorable(value)?.code ?? d.code };
     }
-    if (d.code === 'deploy-templates/invalid-type' && /^\/steps\/\d+\/priority$/.test(d.path)) {
+    return d;
+  });
+  return { ok: false, diagnostics: clarifyDiagnostics(diagnostics, value) };
+}
+
+/**
+ * Rewords two of zod's messages for people: a priority of the wrong type
+ * says what a priority may be, and `record` becomes "a mapping".
+ * `value` is what was validated, to quote the bad priority.
+ */
+export function clarifyDiagnostics(diagnostics: readonly Diagnostic[], value: unknown): Diagnostic[] {
+  return diagnostics.map((d) => {
+    if (d.code === 'deploy-templates/invalid-type' && /\/priority$/.test(d.path)) {
       return {
         ...d,
-        message: `'priority' must be an integer of 0 or more, or a string of digits, but it is ${showValue(at())}.`,
+        message: `'priority' must be an integer of 0 or more, or a string of digits, but it is ${showValue(valueAt(value, d.path))}.`,
         hint: 'Write the priority as a number, such as 10; 0 disables the step.',
       };
     }
@@ -304,7 +316,6 @@ export function validateDeployTemplate(
     }
     return d;
   });
-  return { ok: false, diagnostics };
 }
 
 /** Like {@link validateDeployTemplate} but returns the template or throws core's `ValidationError`. */

@@ -229,6 +229,33 @@ describe('stackspec-baremetal deploy template (against a server)', () => {
     expect(bad.stderr).toContain('deploy-templates/unsupported-step');
   });
 
+  it('points into --driver-steps when the steps given are malformed, and exits 2', async () => {
+    const inline = await template('plan', '--driver-steps', '[null]', '--instance-traits', 'CUSTOM_X');
+    expect(inline.code).toBe(2);
+    expect(inline.stderr).toMatch(
+      /^--driver-steps:1:2 {2}error {2}.*mapping.*\(deploy-templates\/invalid-type\)/,
+    );
+    expect(inline.stderr).not.toContain('internal error');
+    writeFileSync(
+      join(dir, 'driver.yaml'),
+      '- {interface: deploy, step: deploy, priority: 100}\n- interface: raid\n  step: create_configuration\n  priority: high\n',
+    );
+    const file = await template('plan', '--driver-steps', 'driver.yaml', '--instance-traits', 'CUSTOM_X');
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain("driver.yaml:4:13  error  'priority' must be an integer of 0 or more");
+    const user = await template(
+      'plan',
+      '--driver-steps',
+      'driver.yaml',
+      '--user-steps',
+      '[{"interface": "raid", "step": "x", "priority": -1}]',
+      '--instance-traits',
+      'CUSTOM_X',
+    );
+    expect(user.code).toBe(2);
+    expect(user.stderr).toContain('--user-steps:1:');
+  });
+
   it('shows chosen fields, in every output format of the OpenStack client', async () => {
     await template('create', 'CUSTOM_A', '--steps', JSON.stringify(steps), '--extra', 'k=v');
     const fields = await template('show', 'CUSTOM_A', '--fields', 'name', 'extra', '-f', 'json');
@@ -318,6 +345,28 @@ describe('stackspec-baremetal with an embedded store', () => {
       ),
     ).toBe(1);
     expect(dup.err()).toBe('A deploy template with name CUSTOM_E already exists. (HTTP 409)\n');
+  });
+
+  it('plans with the real arguments of an embedded store, and with masked ones from a server', async () => {
+    const data = join(dir, 'secrets');
+    const secret = [
+      { interface: 'bios', step: 'apply_configuration', args: { password: 'hunter2' }, priority: 5 },
+    ];
+    const driver = JSON.stringify([
+      { interface: 'deploy', step: 'deploy', priority: 100 },
+      { interface: 'bios', step: 'apply_configuration', priority: 0, argsinfo: { password: {} } },
+    ]);
+    const plan = ['deploy', 'template', 'plan', '--driver-steps', driver, '--instance-traits', 'CUSTOM_S'];
+    const args = ['-f', 'value', '-c', 'args'];
+    const local = io();
+    await runBaremetalCli(
+      ['--data-dir', data, 'deploy', 'template', 'create', 'CUSTOM_S', '--steps', JSON.stringify(secret)],
+      io(),
+    );
+    expect(await runBaremetalCli(['--data-dir', data, ...plan, ...args], local)).toBe(0);
+    expect(local.out()).toBe("{}\n{'password': 'hunter2'}\n");
+    await run(['deploy', 'template', 'create', 'CUSTOM_S', '--steps', JSON.stringify(secret)]);
+    expect((await run([...plan, ...args])).stdout).toBe("{}\n{'password': '******'}\n");
   });
 });
 
