@@ -77,16 +77,6 @@ function body(status: number, value: unknown, headers: Headers): Response {
   return new Response(pyJsonDumps(value), { status, headers });
 }
 
-/** @deprecated Use `ironicErrorBody(status, message)` from `@stackspec/core`, which this now calls. */
-export function ironicFaultBody(status: number, message: string): { error_message: string } {
-  return ironicErrorBody(status, message, 'fault');
-}
-
-/** @deprecated Use `ironicErrorBody(status, description, 'webob')` from `@stackspec/core`, which this now calls. */
-export function ironicWebobBody(status: number, description: string): { error_message: string } {
-  return ironicErrorBody(status, description, 'webob');
-}
-
 /**
  * Percent-decodes a path segment or query the way Python's `unquote` does
  * before Ironic sees it: a malformed escape (`%ZZ`) stays as written, and

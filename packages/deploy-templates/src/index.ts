@@ -1,18 +1,7 @@
-// The Python text helpers live in @stackspec/core now; these names stay for existing importers.
-
-// The JSON Schema evaluator lives in @stackspec/core now; these names stay for existing importers.
-export type { JsonSchemaError as SchemaViolation, JsonSchemaObject as MiniSchema } from '@stackspec/core';
-export {
-  bestSchemaMatch as bestMatch,
-  iterSchemaErrors as iterViolations,
-  pyJsonDumps as pythonJson,
-  pyRepr,
-  pyStr,
-} from '@stackspec/core';
 export type { PgliteStoreOptions } from './adapters/pglite.js';
 export { createPgliteStore } from './adapters/pglite.js';
 export type { DeployTemplatesApi, DeployTemplatesApiOptions, RequestContextHook } from './api.js';
-export { createDeployTemplatesApi, ironicFaultBody, ironicWebobBody } from './api.js';
+export { createDeployTemplatesApi } from './api.js';
 export type { BaremetalCliOptions } from './cli.js';
 export { CLIENT_FIELDS, parseKeyValue, readJsonArgument, runBaremetalCli } from './cli.js';
 export type { DeployTemplateClient, HttpClientOptions } from './client.js';

@@ -1,6 +1,17 @@
 // Ironic's request validation for deploy templates, reproduced with its exact
 // messages: the jsonschema documents of the POST body, of one step and of a
 // JSON Patch, the duplicate-step rule and the uuid check.
+//
+// Why a second schema beside the zod one in schema.ts: the API must answer
+// with Ironic's own words, and those come from running Ironic's JSON Schema
+// documents through jsonschema's best-match rules, which depend on the exact
+// shape of those documents (`required` listing `steps` before `name`, the
+// `anyOf` of a trait pattern and an enum, the priority's integer-or-digits
+// `anyOf`, no upper bounds). A schema generated from zod has another shape
+// and would pick other errors. The zod schema stays the source of truth for
+// types, files and JSON Schema for editors; the two are held to accepting
+// exactly the same templates by a property test (schema.test.ts), which
+// generates wrong types, lengths, NUL, deep nesting and huge numbers.
 import {
   isUuidLike,
   type JsonSchemaObject,

@@ -54,7 +54,7 @@ export interface TemplateChanges {
 export interface DeployTemplateStore {
   /** Adds a template; throws `ConflictError` when the name or uuid is taken. */
   create(template: NewTemplate): Promise<StoredTemplate>;
-  /** The template with this uuid (any case), or `undefined`. */
+  /** The template with exactly this uuid (case-sensitive, as Ironic on SQLite), or `undefined`. */
   getByUuid(uuid: string): Promise<StoredTemplate | undefined>;
   /** The template with this exact name, or `undefined`. */
   getByName(name: string): Promise<StoredTemplate | undefined>;
