@@ -162,8 +162,9 @@ export function describeApiContract(stores: TestStores): void {
         );
       const tooDeep = await raw(deep);
       expect(tooDeep.status).toBe(400);
-      expect((await errorOf(tooDeep)).faultstring).toBe(
-        'Deploy template invalid: the template nests objects and lists deeper than 200 levels.',
+      // The body reader refuses it before it is parsed into objects (core's limit is the same 200 levels).
+      expect((await errorOf(tooDeep)).faultstring).toMatch(
+        /^The request body nests deeper than the limit of 200 levels \(at character \d+\)\.$/,
       );
       const infinite = await raw('{"x": 1e400}');
       expect(infinite.status).toBe(400);
@@ -176,9 +177,18 @@ export function describeApiContract(stores: TestStores): void {
         }),
       );
       expect(deepPatch.status).toBe(400);
-      expect((await errorOf(deepPatch)).faultstring).toBe(
-        'Deploy template invalid: the patch nests objects and lists deeper than 200 levels.',
+      expect((await errorOf(deepPatch)).faultstring).toMatch(
+        /^The request body nests deeper than the limit of 200/,
       );
+      // Callers of the service itself (the embedded CLI, embedders) meet the template rules' own limit.
+      let args: unknown = 1;
+      for (let i = 0; i < 3000; i += 1) args = { a: args };
+      await expect(
+        api.service.create({ name: 'CUSTOM_S', steps: [{ ...step, args }] }, {}, { baseUrl: 'http://x' }),
+      ).rejects.toMatchObject({
+        code: 'deploy-templates/too-deep',
+        message: 'Deploy template invalid: the template nests objects and lists deeper than 200 levels.',
+      });
     });
 
     it('answers malformed percent-escapes like Ironic instead of throwing', async () => {
