@@ -92,7 +92,7 @@ export type {
   StoredTemplate,
   TemplateChanges,
 } from './store/types.js';
-export { SORT_KEYS } from './store/types.js';
+export { SORT_KEYS, StoredTemplateSchema } from './store/types.js';
 export type { ApiVersion, VersionResult } from './versions.js';
 export {
   compareApiVersions,

@@ -3,7 +3,7 @@
 import { isStackspecError } from '@stackspec/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeployStep, DeployTemplateStore, SortKey } from '../src/index.js';
-import { SORT_KEYS } from '../src/index.js';
+import { SORT_KEYS, StoredTemplateSchema } from '../src/index.js';
 
 export type StoreFactory = (options?: { clock?: () => Date }) => Promise<DeployTemplateStore>;
 
@@ -69,6 +69,9 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
       });
       expect(created.steps.map((s) => s.step)).toEqual(['b', 'a']);
       expect(created.steps[0]?.args).toEqual({ nested: { a: [1, 'x'] } });
+      // The declared shape, exactly: no field missing, none extra.
+      expect(StoredTemplateSchema.strict().parse(created)).toEqual(created);
+      expect(StoredTemplateSchema.safeParse({ ...created, id: 'x' }).success).toBe(false);
       expect(await store.getByUuid(id)).toEqual(created);
       expect(await store.getByName('CUSTOM_A')).toEqual(created);
       expect(await store.getByName('CUSTOM_B')).toBeUndefined();

@@ -1,18 +1,21 @@
-import type { DeployStep } from '../schema.js';
+import { z } from 'zod';
+import { type DeployStep, DeployTemplateSchema } from '../schema.js';
 
-/** A deploy template as storage holds it. Timestamps are ISO 8601 UTC with microseconds. */
-export interface StoredTemplate {
-  /** Internal id: creation order, the default sort and the pagination tie-breaker. */
-  id: number;
-  uuid: string;
-  name: string;
-  steps: DeployStep[];
-  extra: Record<string, unknown>;
-  /** Object version, as Ironic records it. */
-  version: string;
-  created_at: string;
-  updated_at: string | null;
-}
+/**
+ * A deploy template as storage holds it: the API's fields plus the internal
+ * `id` (creation order, the default sort and the pagination tie-breaker) and
+ * the object `version` Ironic records. Timestamps are ISO 8601 UTC with
+ * microseconds.
+ */
+export const StoredTemplateSchema = DeployTemplateSchema.extend({
+  id: z
+    .number()
+    .int()
+    .describe('Internal id: creation order, the default sort and the pagination tie-breaker.'),
+  version: z.string().describe('Object version, as Ironic records it.'),
+});
+/** A deploy template as storage holds it. */
+export type StoredTemplate = z.output<typeof StoredTemplateSchema>;
 
 /** Columns a list may be sorted by (Ironic's `sort_key` values). */
 export const SORT_KEYS = ['id', 'uuid', 'name', 'created_at', 'updated_at', 'version'] as const;
