@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import type { Diagnostic } from '@stackspec/core';
 import { mapWithConcurrency, walkFiles } from '@stackspec/core/node';
 import { type Capabilities, canonicalValue, RESOURCE_TYPE_KEY, satisfiesFilter } from './capabilities.js';
@@ -146,6 +146,12 @@ export async function findTemplates(
     if (isJinjaFile(f)) skipped.push(f);
     else toRead.push(f);
   }
+  // Walked paths come normalized: joining by hand spares path.resolve's character loop on every file.
+  const base = resolve(cwd);
+  const absolute =
+    sep === '/'
+      ? (file: string) => (file.startsWith('/') ? file : base === '/' ? `/${file}` : `${base}/${file}`)
+      : (file: string) => resolve(base, file);
   let done = 0;
   const scanText = (file: string, text: string): ScannedFile => {
     const scan: ScanResult = scanDocument(text, { filename: file, mode: options.mode });
@@ -169,7 +175,7 @@ export async function findTemplates(
     const read = options.readFile;
     files = await mapWithConcurrency(toRead, options.concurrency ?? 64, async (file) => {
       try {
-        return scanText(file, await read(resolve(cwd, file)));
+        return scanText(file, await read(absolute(file)));
       } catch (e) {
         return unread(file, unreadableDiagnostic(file, e));
       }
@@ -180,7 +186,7 @@ export async function findTemplates(
     files = [];
     for (const [i, file] of toRead.entries()) {
       if (i > 0 && i % 256 === 0) await new Promise((r) => setImmediate(r));
-      const read = readTextFile(resolve(cwd, file), file);
+      const read = readTextFile(absolute(file), file);
       if (read.ok) {
         files.push(scanText(file, read.text));
       } else {

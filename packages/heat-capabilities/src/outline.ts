@@ -20,8 +20,6 @@ export interface OutlineKey {
   start: number;
   /** Offset where the entry ends (the start of the next top-level line that is not part of it). */
   end: number;
-  /** 1-based line of the key. */
-  line: number;
   /** The value when it is a simple plain scalar written on the key's line, else `undefined`. */
   plain: string | undefined;
 }
@@ -75,18 +73,25 @@ interface State {
 // quotes), so a line it accepts is one scanLine would leave unchanged; any
 // other line goes through scanLine. Letting the regex engine skip these lines
 // keeps the scan fast from its first call, before the JIT has warmed up.
-// Every alternative starts with a different character (or excludes the other
-// by its lookbehind), so a line that does not match fails in linear time.
-const DQ = String.raw`"(?:[^"\\\n]|\\[^\n])*"`;
-const SQ = String.raw`'(?:[^'\n]|'')*'(?!')`;
+// Each body is written as runs of plain characters between special tokens
+// (`P*(?:S P*)*`): every token starts with a character a run cannot hold, and
+// lookbehinds keep the token alternatives apart, so there is one way to match
+// a line, runs go through the engine's fast character loop, and a line that
+// does not match fails in linear time.
+const DQ = String.raw`"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"`;
+const SQ = String.raw`'[^'\n]*(?:''[^'\n]*)*'(?!')`;
 function flowBody(depth: number): string {
+  const plain = String.raw`[^"'[\]{}#\n]*`;
   const nested = depth > 0 ? String.raw`|[[{]${flowBody(depth - 1)}[\]}]` : '';
-  return String.raw`(?:[^"'[\]{}#\n]|(?<![ \t[{,])["'#]|(?<=[ \t[{,])(?:${DQ}|${SQ})${nested})*`;
+  return String.raw`${plain}(?:(?:(?<![ \t[{,])["'#]|(?<=[ \t[{,])(?:${DQ}|${SQ})${nested})${plain})*`;
 }
-const LINE_BODY = String.raw`(?:[^"'[\]{}#\n]|[\]}]|(?<![ \t])["'#[{]|(?<=[ \t])(?:${DQ}|${SQ})|(?<=[ \t])[[{]${flowBody(2)}[\]}])*(?:(?<=[ \t])#[^\n]*)?`;
-const BLOCK_HEADER_END = String.raw`[^\n]*[|>][-+1-9]{0,2}[ \t]*(?:[ \t]#[^\n]*)?\r?(?:\n|$)`;
+const PLAIN = String.raw`[^"'[\]{}#\n]*`;
+const LINE_BODY = String.raw`${PLAIN}(?:(?:[\]}]|(?<![ \t])["'#[{]|(?<=[ \t])(?:${DQ}|${SQ})|(?<=[ \t])[[{]${flowBody(2)}[\]}])${PLAIN})*`;
+const LINE_COMMENT = String.raw`(?:(?<=[ \t])#[^\n]*)?`;
+// After a line's content (before its comment): not a block scalar header as the last token.
+const NOT_HEADER_BEFORE = String.raw`(?<![ \t][|>][-+1-9]{0,2}[ \t]*\r?)`;
 const QUIET_LINES = new RegExp(
-  String.raw`(?:[ \t]*\r?\n|[ ]+(?![ \t])(?!${BLOCK_HEADER_END})${LINE_BODY}\n)*`,
+  String.raw`(?:[ \t]*\r?\n|[ ]+(?![ \t])${LINE_BODY}${NOT_HEADER_BEFORE}${LINE_COMMENT}\n)*`,
   'y',
 );
 // Lines inside a block scalar whose owner sits at column `parent`: blank, or indented deeper.
@@ -138,7 +143,7 @@ function scanLine(text: string, from: number, to: number, lineIndent: number, st
       continue;
     }
     BORING.lastIndex = i;
-    BORING.exec(text);
+    BORING.test(text);
     const j = BORING.lastIndex;
     if (j >= to) break;
     const c = text.charCodeAt(j);
@@ -190,10 +195,22 @@ function parentIndent(text: string, lineFrom: number, header: number, lineIndent
   return owner;
 }
 
+// Top-level keys repeat across a tree (heat_template_version, resources…): judge each spelling once.
+const KEY_SHAPE = /^[A-Za-z_][A-Za-z0-9_:.\-/]*$/;
+const TEXT_KEYS = new Map<string, boolean>();
+function isPlainTextKey(key: string): boolean {
+  let ok = TEXT_KEYS.get(key);
+  if (ok === undefined) {
+    ok = KEY_SHAPE.test(key) && plainScalarKind(key) === 'string';
+    if (TEXT_KEYS.size < 4096) TEXT_KEYS.set(key, ok);
+  }
+  return ok;
+}
+
 /** Whether the quiet-line pattern takes `line` (one indented line, without its break) whole. For tests. */
 export function isQuietLine(line: string): boolean {
   QUIET_LINES.lastIndex = 0;
-  QUIET_LINES.exec(`${line}\n`);
+  QUIET_LINES.test(`${line}\n`);
   return QUIET_LINES.lastIndex === line.length + 1;
 }
 
@@ -225,22 +242,13 @@ export function outlineYaml(source: string): Outline | undefined {
   let afterEmptyFlow = false;
   let pos = 0;
   const n = text.length;
-  let counted = 0;
-  let countedLine = 1;
-  // 1-based line of an offset, counted forward lazily (only key lines need it).
-  const lineOf = (offset: number): number => {
-    for (let i = text.indexOf('\n', counted); i >= 0 && i < offset; i = text.indexOf('\n', i + 1))
-      countedLine += 1;
-    counted = offset;
-    return countedLine;
-  };
   let first = true;
   while (pos < n || (pos === n && first)) {
     first = false;
     if (state.blockParent >= 0) {
       const skip = blockContent(state.blockParent);
       skip.lastIndex = pos;
-      skip.exec(text);
+      skip.test(text);
       pos = skip.lastIndex;
       if (pos >= n) break;
     } else if (
@@ -249,7 +257,7 @@ export function outlineYaml(source: string): Outline | undefined {
       state.flow === 0
     ) {
       QUIET_LINES.lastIndex = pos;
-      QUIET_LINES.exec(text);
+      QUIET_LINES.test(text);
       pos = QUIET_LINES.lastIndex;
       if (pos >= n) break;
     }
@@ -354,7 +362,7 @@ export function outlineYaml(source: string): Outline | undefined {
     }
     if (colon < 0) return undefined;
     const key = text.slice(p, colon).trimEnd();
-    if (!/^[A-Za-z_][A-Za-z0-9_:.\-/]*$/.test(key) || plainScalarKind(key) !== 'string') return undefined;
+    if (!isPlainTextKey(key)) return undefined;
     root = 'mapping';
     sawContent = true;
     if (current) current.end = pos + offset;
@@ -404,7 +412,7 @@ export function outlineYaml(source: string): Outline | undefined {
       }
       scanLine(text, v, end, 0, state);
     }
-    const entry: OutlineKey = { key, start: p + offset, end: n + offset, line: lineOf(p), plain };
+    const entry: OutlineKey = { key, start: p + offset, end: n + offset, plain };
     const seen = index.get(key);
     if (seen !== undefined) {
       duplicates.push(key);

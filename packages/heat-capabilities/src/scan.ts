@@ -76,10 +76,16 @@ function scanFull(text: string, filename: string | undefined): ScanResult {
   return result;
 }
 
+function lineBreaksBefore(text: string, offset: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) n += 1;
+  return n;
+}
+
 /** Parses the text of one top-level entry on its own (a few lines), keeping the file's line numbers. */
 function parseEntry(text: string, entry: OutlineKey, filename: string | undefined) {
   // Pad with empty lines so positions in diagnostics are the file's own.
-  const padded = '\n'.repeat(entry.line - 1) + text.slice(entry.start, entry.end);
+  const padded = '\n'.repeat(lineBreaksBefore(text, entry.start)) + text.slice(entry.start, entry.end);
   return { padded, loaded: loadHeatText(padded, { kind: 'environment', filename }) };
 }
 
