@@ -7,7 +7,7 @@ import {
   type DocumentKind,
   MAX_SCAN_CHARS,
   type ScanResult,
-  scanDocument,
+  scanForSearch,
   unreadableDiagnostic,
 } from './scan.js';
 
@@ -154,7 +154,7 @@ export async function findTemplates(
       : (file: string) => resolve(base, file);
   let done = 0;
   const scanText = (file: string, text: string): ScannedFile => {
-    const scan: ScanResult = scanDocument(text, { filename: file, mode: options.mode });
+    const scan: ScanResult = scanForSearch(text, { filename: file, mode: options.mode });
     done += 1;
     options.onProgress?.(done, toRead.length);
     return {

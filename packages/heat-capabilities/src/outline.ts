@@ -30,6 +30,19 @@ export interface Outline {
   /** Keys in first-appearance order; a repeated key keeps the span of its last appearance. */
   keys: OutlineKey[];
   duplicates: string[];
+  /** Set when the reader stopped early (see {@link OutlineOptions.stopAfter}): `keys` are those up to there. */
+  partial?: true;
+}
+
+/** Options of {@link outlineYaml}. */
+export interface OutlineOptions {
+  /**
+   * Stop after the first of `keys` whose value is a plain scalar on its own
+   * line, when no later line could start one of `watch`, a new document, or
+   * a key this reader cannot read plainly (quoted, complex, an alias or a
+   * tag). A caller that needs only those keys then skips the rest.
+   */
+  stopAfter?: { keys: ReadonlySet<string>; watch: readonly string[] } | undefined;
 }
 
 const SPACE = 0x20;
@@ -94,6 +107,7 @@ const QUIET_LINES = new RegExp(
   String.raw`(?:[ \t]*\r?\n|[ ]+(?![ \t])${LINE_BODY}${NOT_HEADER_BEFORE}${LINE_COMMENT}\n)*`,
   'y',
 );
+const BLANK_LINES = /(?:[ \t]*\r?\n)*/y;
 // Lines inside a block scalar whose owner sits at column `parent`: blank, or indented deeper.
 const BLOCK_CONTENT: RegExp[] = [];
 function blockContent(parent: number): RegExp {
@@ -227,9 +241,11 @@ export function stateAfterLine(line: string): { quote: number; flow: number; blo
  * Reads the top level of a YAML document without building it. Returns
  * `undefined` whenever a full parse is needed to be sure.
  */
-export function outlineYaml(source: string): Outline | undefined {
+export function outlineYaml(source: string, options: OutlineOptions = {}): Outline | undefined {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   if (UNUSUAL.test(text)) return undefined;
+  const stop = options.stopAfter;
+  const later = stop ? laterPattern(stop.watch) : undefined;
   const offset = source.length - text.length;
   const keys: OutlineKey[] = [];
   const index = new Map<string, number>();
@@ -411,6 +427,13 @@ export function outlineYaml(source: string): Outline | undefined {
         if (raw.includes(': ') || raw.endsWith(':')) return undefined;
       }
       scanLine(text, v, end, 0, state);
+      if (plain !== undefined) {
+        // An indented line after it (blank lines aside) may continue the scalar: leave that to the parser.
+        BLANK_LINES.lastIndex = eol + 1;
+        BLANK_LINES.test(text);
+        const next = text.charCodeAt(BLANK_LINES.lastIndex);
+        if (next === SPACE || next === TAB) plain = undefined;
+      }
     }
     const entry: OutlineKey = { key, start: p + offset, end: n + offset, plain };
     const seen = index.get(key);
@@ -423,7 +446,24 @@ export function outlineYaml(source: string): Outline | undefined {
     }
     current = entry;
     pos = eol + 1;
+    if (later && stop?.keys.has(key) && plain !== undefined && state.quote === 0 && state.flow === 0) {
+      later.lastIndex = pos;
+      if (!later.test(text)) return { root, keys, duplicates, partial: true };
+    }
   }
   if (state.quote !== 0 || state.flow > 0) return undefined;
   return { root, keys, duplicates };
+}
+
+const LATER = new Map<string, RegExp>();
+/** A line further on that could still matter to a caller stopping early. */
+function laterPattern(watch: readonly string[]): RegExp {
+  const id = watch.join('\n');
+  let re = LATER.get(id);
+  if (!re) {
+    const names = watch.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    re = new RegExp(String.raw`^(?:[?"'*&!]|(?:${names})[ \t]*:|(?:---|\.\.\.)(?:[ \t]|\r?$))`, 'gm');
+    LATER.set(id, re);
+  }
+  return re;
 }

@@ -3,12 +3,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { isQuietLine, outlineYaml, stateAfterLine } from './outline.js';
-import { type ScanResult, scanDocument } from './scan.js';
+import { type ScanResult, scanDocument, scanForSearch } from './scan.js';
 
-function same(text: string): { fast: ScanResult; full: ScanResult } {
+function same(text: string): { fast: ScanResult; full: ScanResult; search: ScanResult } {
   const fast = scanDocument(text);
   const full = scanDocument(text, { mode: 'full' });
-  return { fast, full };
+  return { fast, full, search: scanForSearch(text) };
+}
+
+/** What a search needs from a scan: everything but the list of keys. */
+function answer(r: ScanResult) {
+  const { keys: _k, ...rest } = strip(r);
+  return rest;
 }
 
 function strip(r: ScanResult) {
@@ -74,6 +80,12 @@ describe('scanDocument', () => {
     const text = `heat_template_version: wallaby\n${section}resources: {}\n`;
     const { fast, full } = same(text);
     expect(strip(fast)).toEqual(strip(full));
+  });
+
+  it('reads a plain version continued on the next line as the parser does', () => {
+    const text = 'heat_template_version: 2015-10-15\n  x\ndescription: y\n';
+    expect(scanDocument(text).version).toBe('2015-10-15 x');
+    expect(scanForSearch(text).version).toBe('2015-10-15 x');
   });
 
   it('keeps an integral float a float in the fast scan', () => {
@@ -217,9 +229,10 @@ describe('scanDocument', () => {
             lineWidth: 20,
           });
           if (comments) text = text.replace(/\n/g, '\n# note\n\n');
-          const { fast, full } = same(text);
+          const { fast, full, search } = same(text);
           if (full.kind === 'invalid') return;
           expect(strip(fast)).toEqual(strip(full));
+          expect(answer(search)).toEqual(answer(full));
         },
       ),
       { numRuns: 400 },
@@ -266,12 +279,86 @@ describe('scanDocument', () => {
         const l = lines[line] as string;
         lines[line] = l.slice(0, col) + piece + l.slice(col);
         const text = lines.join('\n');
-        const { fast, full } = same(text);
+        const { fast, full, search } = same(text);
         if (full.kind === 'invalid') return;
         if (!isDeepStrictEqual(strip(fast), strip(full)))
           expect({ text, fast: strip(fast) }).toEqual({ text, fast: strip(full) });
+        if (!isDeepStrictEqual(answer(search), answer(full)))
+          expect({ text, search: answer(search) }).toEqual({ text, search: answer(full) });
       }),
       { numRuns: 800 },
+    );
+  });
+});
+
+describe('scanForSearch', () => {
+  it('stops reading a template after its version when nothing later can matter', () => {
+    const text = 'heat_template_version: wallaby\nresources:\n  a: {type: "x\n';
+    // The unclosed quote further on is not read: a search needs only the kind and version.
+    expect(scanForSearch(text)).toMatchObject({ kind: 'template', version: 'wallaby', method: 'fast' });
+    expect(scanForSearch(text).keys).toEqual(['heat_template_version']);
+    // Read whole, the file is broken; the search answers only for files Heat can read.
+    expect(scanDocument(text).kind).toBe('invalid');
+  });
+
+  it.each([
+    ['a later capabilities section', 'resources: {}\ncapabilities: {a: b}\n'],
+    ['a later version key', 'resources: {}\nheat_template_version: 2013-05-23\n'],
+    ['a quoted key', 'resources: {}\n"capabilities": {a: b}\n'],
+    ['a complex key', 'resources: {}\n? capabilities\n: {a: b}\n'],
+    ['a second document', 'resources: {}\n---\nheat_template_version: wallaby\n'],
+    ['a multi-line quoted scalar reaching column 0', 'description: "one\ncapabilities: {a: b}"\n'],
+  ])('reads on when the rest may hold %s', (_name, rest) => {
+    const text = `heat_template_version: wallaby\n${rest}`;
+    const { full, search } = same(text);
+    expect(answer(search)).toEqual(answer(full));
+  });
+
+  const base = [
+    'heat_template_version: 2015-10-15',
+    'description: >',
+    '  Text',
+    'parameters:',
+    '  A: {type: string, default: "x"}',
+    'resources:',
+    '  r:',
+    '    type: OS::Heat::None',
+    "    properties: {a: 'it''s'}",
+    'outputs: {}',
+    '',
+  ];
+  const pieces = fc.constantFrom(
+    'capabilities: {a: b}\n',
+    'heat_template_version: wallaby\n',
+    'HeatTemplateFormatVersion: 2012-12-12\n',
+    '"capabilities": {a: c}\n',
+    "'heat_template_version': wallaby\n",
+    '? capabilities\n: {a: d}\n',
+    '---\n',
+    '...\n',
+    '"\n',
+    '[\n',
+    '|\n',
+    ' x\n',
+    '\t',
+    '&a ',
+    '*a ',
+    '!!str ',
+  );
+
+  it('gives the same kind, version and capabilities as a full parse whatever comes after the version', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: base.length - 1 }), fc.nat({ max: 30 }), pieces, (line, col, piece) => {
+        const lines = [...base];
+        const l = lines[line] as string;
+        lines[line] = l.slice(0, col) + piece + l.slice(col);
+        const text = lines.join('\n');
+        const { full, search } = same(text);
+        if (full.kind === 'invalid') return;
+        if (!isDeepStrictEqual(answer(search), answer(full)))
+          expect({ text, search: answer(search) }).toEqual({ text, search: answer(full) });
+      }),
+      { numRuns: 1500 },
     );
   });
 });

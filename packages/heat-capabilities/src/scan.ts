@@ -234,6 +234,26 @@ function scanFast(text: string, outline: Outline, filename: string | undefined):
  * // { deployment: ['puppet'] }
  */
 export function scanDocument(text: string, options: ScanOptions = {}): ScanResult {
+  return scanText(text, options, false);
+}
+
+// Once a template's version is read, only a later version key, the
+// capabilities section or a new document could change what a search needs.
+const SEARCH_STOP = { keys: new Set<string>(VERSION_KEYS), watch: [...VERSION_KEYS, CAPABILITIES_SECTION] };
+
+/**
+ * {@link scanDocument} for a search over a tree, which needs a file's kind,
+ * version and capabilities but not every top-level key: in `fast` mode a
+ * template's text is read only until its version, when no later line could
+ * hold another version key, the capabilities section or a new document, so
+ * `keys` may stop there. Same kind, version and capabilities as
+ * `scanDocument` for any document Heat can read.
+ */
+export function scanForSearch(text: string, options: ScanOptions = {}): ScanResult {
+  return scanText(text, options, true);
+}
+
+function scanText(text: string, options: ScanOptions, search: boolean): ScanResult {
   const filename = options.filename;
   const limit = options.maxChars ?? MAX_SCAN_CHARS;
   if (text.length > limit) {
@@ -245,7 +265,7 @@ export function scanDocument(text: string, options: ScanOptions = {}): ScanResul
     };
   }
   if (options.mode !== 'full') {
-    const outline = outlineYaml(text);
+    const outline = outlineYaml(text, search ? { stopAfter: SEARCH_STOP } : {});
     if (outline) {
       const fast = scanFast(text, outline, filename);
       if (fast) return fast;

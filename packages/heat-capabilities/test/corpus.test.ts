@@ -23,6 +23,7 @@ import {
   stripCapabilities,
   summarizeCapabilities,
 } from '../src/index.js';
+import { scanForSearch } from '../src/scan.js';
 import { CORPUS_ROOT, corpusAvailable } from './corpus-path.js';
 
 const ROOT = CORPUS_ROOT;
@@ -75,9 +76,12 @@ describe.runIf(present)('the TripleO tree', () => {
         expect(safeParseDocument(text, { duplicateKeys: 'warn' }).ok, f).toBe(true);
         kinds.other?.push(f);
       }
-      // The fast scan agrees with a full parse on every file of the tree.
+      // The fast scan agrees with a full parse on every file of the tree, and so
+      // does the search scan on all but the keys it may stop before.
       const full = scanDocument(text, { filename: f, mode: 'full' });
       expect({ ...scan, method: 'x' }, f).toEqual({ ...full, method: 'x' });
+      const search = scanForSearch(text, { filename: f });
+      expect({ ...search, method: 'x', keys: [] }, f).toEqual({ ...full, method: 'x', keys: [] });
     }
     const counts = Object.fromEntries(Object.entries(kinds).map(([k, v]) => [k, v.length]));
     console.log('tripleo tree:', counts);
