@@ -108,6 +108,7 @@ const QUIET_LINES = new RegExp(
   'y',
 );
 const BLANK_LINES = /(?:[ \t]*\r?\n)*/y;
+const FLOW_VALUE = new RegExp(String.raw`^[[{]${flowBody(2)}[\]}]$`);
 // Lines inside a block scalar whose owner sits at column `parent`: blank, or indented deeper.
 const BLOCK_CONTENT: RegExp[] = [];
 function blockContent(parent: number): RegExp {
@@ -427,6 +428,9 @@ export function outlineYaml(source: string, options: OutlineOptions = {}): Outli
         if (raw.includes(': ') || raw.endsWith(':')) return undefined;
       }
       scanLine(text, v, end, 0, state);
+      // A flow collection closed on its line must end the value there: PyYAML refuses `{}: x`,
+      // which the parser in core would read as another key; leave such lines to the full parse.
+      if ((vc === LBRACKET || vc === LBRACE) && state.flow === 0 && !FLOW_VALUE.test(raw)) return undefined;
       if (plain !== undefined) {
         // An indented line after it (blank lines aside) may continue the scalar: leave that to the parser.
         BLANK_LINES.lastIndex = eol + 1;
