@@ -112,7 +112,12 @@ async function readArgumentDocument(
     text = readFileSync(resolve(io.cwd, value), 'utf8');
     format = 'yaml';
   }
-  const r = safeParseDocument(text, { filename: file, format });
+  // A JSON string is read as the OpenStack client reads it (json.loads: a repeated key keeps its last value).
+  const r = safeParseDocument(text, {
+    filename: file,
+    format,
+    ...(format === 'json' ? { duplicateKeys: 'ignore' as const } : {}),
+  });
   if (r.ok) return r.document;
   if (format === 'yaml')
     throw new ValidationError(undefined, {

@@ -100,6 +100,13 @@ describe('stackspec-baremetal deploy template (against a server)', () => {
     expect(r.stderr).toContain("Value '{not json' is not a file and cannot be parsed as JSON");
   });
 
+  it('reads a JSON string as the OpenStack client does: a repeated key keeps its last value', async () => {
+    const repeated = '[{"interface": "raid", "interface": "bios", "step": "s", "args": {}, "priority": 1}]';
+    const r = await template('create', 'CUSTOM_R', '--steps', repeated, '-f', 'json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).steps[0].interface).toBe('bios');
+  });
+
   it('prints the server’s message and HTTP status on failure', async () => {
     const r = await template('create', 'bad-name', '--steps', JSON.stringify(steps));
     expect(r.code).toBe(1);
