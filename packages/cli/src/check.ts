@@ -113,7 +113,7 @@ export async function checkText(
           parsed.document.diagnostic(
             {
               code: 'check/misspelt-key',
-              message: `The key '${miss.key}' is not ${miss.expected}, so this file was not checked as a ${KIND_LABELS[miss.kind]}.`,
+              message: `The key '${miss.key}' looks like a misspelling of ${miss.expected}, so this file was not checked as a ${KIND_LABELS[miss.kind]}.`,
               path: toJsonPointer([miss.key]),
               hint: `Did you mean ${miss.expected}?`,
             },

@@ -13,7 +13,7 @@ export { checkPaths, checkText } from './check.js';
 export { defaultCheckers } from './checkers.js';
 export type { ArtifactKind } from './classify.js';
 export { ARTIFACT_KINDS, classifyDocument, KIND_LABELS } from './classify.js';
-export type { Cloud, CloudFlavor } from './cloud.js';
+export type { Cloud, CloudFlavor, LoadCloudOptions } from './cloud.js';
 export { DriverStepSchema, DriverStepsFileSchema, loadCloud } from './cloud.js';
 export { formatScheduleText } from './commands/schedule.js';
 export type { ServeStackspecOptions, StackspecServer } from './commands/serve.js';

@@ -204,6 +204,24 @@ describe('schedule', () => {
     expect(run('bm.mirror', { aggregates: [agg], isolateAggregates: true }).query).not.toContain('member_of');
   });
 
+  it("shows each node's allocation whose providers come first by name, whatever order Placement lists them in", async () => {
+    const dir = join(scratch, 'numa');
+    mkdirSync(dir, { recursive: true });
+    // numa1 is created first, so an engine in creation order lists its allocation first.
+    writeFileSync(
+      join(dir, 'inventory.yaml'),
+      'providers:\n  - name: hv\n    children:\n      - { name: hv-numa1, inventories: { VCPU: 4, MEMORY_MB: 4096 } }\n      - { name: hv-numa0, inventories: { VCPU: 4, MEMORY_MB: 4096 } }\n',
+    );
+    writeFileSync(join(dir, 'flavors.yaml'), 'name: tiny\nvcpus: 1\nram: 512\nextra_specs: {}\n');
+    const numa = await loadCloud(['numa'], scratch);
+    const flavor = numa.flavors[0];
+    if (!flavor || !numa.inventory) throw new Error('scratch cloud incomplete');
+    const r = schedule({ flavor, store: numa.inventory.store, templates: [], driverSteps: [] });
+    expect(r.candidates).toEqual([
+      expect.objectContaining({ name: 'hv', allocations: { 'hv-numa0': { VCPU: 1, MEMORY_MB: 512 } } }),
+    ]);
+  });
+
   it('stops when no node has the required traits', () => {
     expect(run('bm.gpu')).toMatchObject({ ok: false, stage: 'candidates', candidates: [] });
   });

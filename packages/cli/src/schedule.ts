@@ -150,15 +150,26 @@ export function schedule(input: ScheduleInput): ScheduleResult {
 
   result.stage = 'candidates';
   const found = findAllocationCandidates(input.store, request);
-  const seen = new Set<string>();
+  // One candidate per compute node: of its allocations, the one whose providers come first by name, so
+  // that the walk does not depend on the order Placement lists them in (which it does not promise).
+  const byNode = new Map<string, ScheduleCandidate & { key: string }>();
   for (const c of found.candidates) {
-    if (seen.has(c.anchor.uuid)) continue;
-    seen.add(c.anchor.uuid);
+    // The node's own providers first, then shared ones, each by name.
+    const entries = [...c.allocations].sort(
+      ([a], [b]) =>
+        Number(a.root !== c.anchor) - Number(b.root !== c.anchor) ||
+        (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
     const allocations: Record<string, Record<string, number>> = {};
-    for (const [provider, classes] of c.allocations) allocations[provider.name] = Object.fromEntries(classes);
-    result.candidates.push({ name: c.anchor.name, uuid: c.anchor.uuid, allocations });
+    for (const [provider, classes] of entries) allocations[provider.name] = Object.fromEntries(classes);
+    const key = entries.map(([p]) => p.name).join('\u0000');
+    const seen = byNode.get(c.anchor.uuid);
+    if (seen && seen.key <= key) continue;
+    byNode.set(c.anchor.uuid, { name: c.anchor.name, uuid: c.anchor.uuid, allocations, key });
   }
-  result.candidates.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  result.candidates = [...byNode.values()]
+    .map(({ key: _key, ...candidate }) => candidate)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (!result.candidates.length) return result;
 
   result.stage = 'node';
@@ -183,8 +194,9 @@ export function schedule(input: ScheduleInput): ScheduleResult {
   result.stage = 'deploy-steps';
   try {
     result.plan = explainDeploySteps({
-      driverSteps: input.driverSteps,
-      templates: input.templates,
+      // Copies, so that the planner may take mutable arrays.
+      driverSteps: [...input.driverSteps],
+      templates: [...input.templates],
       instanceTraits: result.instanceTraits,
       nodeTraits: result.node.traits,
       nodeUuid: chosen.uuid,

@@ -18,6 +18,16 @@ const TSX_LOADER = pathToFileURL(
 ).href;
 export const TSX_BIN = join(REPO, 'node_modules/.bin');
 
+/** The workspace's commands: name → package folder. */
+export const BINS: Readonly<Record<string, string>> = {
+  stackspec: 'cli',
+  'stackspec-extra-specs': 'extra-spec-validators',
+  'stackspec-placement': 'placement-query',
+  'stackspec-baremetal': 'deploy-templates',
+  'stackspec-image': 'image-validators',
+  'stackspec-heat': 'heat-capabilities',
+};
+
 /** Throws when the built CLI is required but missing (call from `beforeAll`). */
 export function requireBuiltWhenAsked(): void {
   if (USE_BUILT && !existsSync(BUILT)) {
@@ -25,20 +35,26 @@ export function requireBuiltWhenAsked(): void {
   }
 }
 
-/** The node arguments that start `stackspec` (built or from source). */
-export function stackspecEntry(): string[] {
+/** The node arguments that start one of the workspace's commands (built or from source). */
+function binEntry(bin: string): string[] {
+  const pkg = join(REPO, 'packages', BINS[bin] ?? 'cli');
   return USE_BUILT
-    ? [BUILT]
-    : ['--conditions=@stackspec/source', '--import', TSX_LOADER, join(PKG, 'src/bin/stackspec.ts')];
+    ? [join(pkg, 'dist/bin', `${bin}.js`)]
+    : ['--conditions=@stackspec/source', '--import', TSX_LOADER, join(pkg, 'src/bin', `${bin}.ts`)];
 }
 
-/** Writes an executable `stackspec` into `dir`, for shell commands that call it by name. */
-export function writeStackspecShim(dir: string): void {
-  const quoted = [process.execPath, ...stackspecEntry()]
-    .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
-    .join(' ');
-  writeFileSync(join(dir, 'stackspec'), `#!/bin/sh\nexec ${quoted} "$@"\n`);
-  chmodSync(join(dir, 'stackspec'), 0o755);
+/** The node arguments that start `stackspec` (built or from source). */
+export function stackspecEntry(): string[] {
+  return binEntry('stackspec');
+}
+
+/** Writes an executable for each of the workspace's commands into `dir`, for shell lines that call them by name. */
+export function writeShims(dir: string): void {
+  for (const bin of Object.keys(BINS)) {
+    const quoted = [process.execPath, ...binEntry(bin)].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+    writeFileSync(join(dir, bin), `#!/bin/sh\nexec ${quoted} "$@"\n`);
+    chmodSync(join(dir, bin), 0o755);
+  }
 }
 
 export interface RunOptions {
