@@ -48,8 +48,41 @@ describe('formatList', () => {
       expect.unreachable();
     } catch (e) {
       expect(isStackspecError(e) && e.code).toBe('cli/unknown-column');
-      expect((e as Error).message).toContain('Recognized columns are: uuid, name');
+      expect((e as Error).message).toBe(
+        "No recognized column names in 'bogus'. Recognized columns are: uuid, name.",
+      );
     }
+  });
+
+  it('keeps the natural column order and each column once, whatever the order of -c', () => {
+    expect(
+      formatList(rows, ['uuid', 'name', 'extra'], { format: 'csv', columns: ['extra', 'uuid', 'extra'] }),
+    ).toBe('"uuid","extra"\n"u1","{}"\n"u2","{""owner"":""ops""}"');
+  });
+
+  it('matches -c against labels as well as keys, exactly', () => {
+    const labels = { uuid: 'UUID', name: 'Name' };
+    const pick = (columns: string[]) =>
+      formatList(rows, ['uuid', 'name'], { format: 'json', noindent: true, labels, columns });
+    expect(pick(['Name'])).toBe('[{"Name":"CUSTOM_A"},{"Name":"CUSTOM_B"}]');
+    expect(pick(['name'])).toBe(pick(['Name']));
+    expect(pick(['Name', 'uuid'])).toBe('[{"UUID":"u1","Name":"CUSTOM_A"},{"UUID":"u2","Name":"CUSTOM_B"}]');
+    try {
+      pick(['NAME']);
+      expect.unreachable();
+    } catch (e) {
+      expect(isStackspecError(e) && e.code).toBe('cli/unknown-column');
+      expect((e as Error).message).toBe(
+        "No recognized column names in 'NAME'. Recognized columns are: UUID, Name (or by key: uuid, name).",
+      );
+      expect(isStackspecError(e) && e.diagnostics[0]?.hint).toBe('Did you mean Name or name?');
+    }
+  });
+
+  it('reads labels as own properties only', () => {
+    expect(formatList([{ toString: 'x' }], ['toString'], { format: 'csv', labels: {} })).toBe(
+      '"toString"\n"x"',
+    );
   });
 
   it('refuses object-only formats', () => {
@@ -87,6 +120,15 @@ describe('formatObject', () => {
 
   it('refuses list-only formats', () => {
     expect(() => formatObject(obj, { format: 'csv' })).toThrow(/single item/);
+  });
+
+  it('picks fields with -c by key or label, in the natural order', () => {
+    const labels = { updated_at: 'Updated At' };
+    expect(formatObject(obj, { format: 'value', columns: ['Updated At', 'name'], labels })).toBe(
+      'CUSTOM_A\nnull',
+    );
+    expect(formatObject(obj, { format: 'shell', columns: ['updated_at'], labels })).toBe('Updated_At="null"');
+    expect(() => formatObject(obj, { columns: ['Extra'] })).toThrow(/Recognized columns are: name, extra/);
   });
 });
 

@@ -1,5 +1,7 @@
 import { stringify as toYaml } from 'yaml';
+import { createDiagnostic } from '../diagnostic.js';
 import { pyRepr } from '../python.js';
+import { didYouMean, suggest } from '../suggest.js';
 import { UsageError } from './usage-error.js';
 
 /** Output formats of the OpenStack client (cliff), shared by every stackspec command. */
@@ -17,7 +19,11 @@ export type CellStyle = 'json' | 'python';
 /** Options shared by {@link formatList} and {@link formatObject}. */
 export interface FormatOptions {
   format?: OutputFormat;
-  /** Columns picked with `-c`; default all, in their natural order. */
+  /**
+   * Columns picked with `-c`, by key or by label; default all. The output
+   * keeps the natural column order whatever the order here, as the OpenStack
+   * client does.
+   */
   columns?: readonly string[];
   /** JSON without indentation (`--noindent`). */
   noindent?: boolean;
@@ -43,16 +49,36 @@ export function formatCell(value: unknown, style: CellStyle = 'json'): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-function pickColumns(available: readonly string[], wanted: readonly string[] | undefined): string[] {
+/**
+ * The columns `-c` keeps, as the OpenStack client picks them: in their natural
+ * order (not the order of the `-c` options), each once, matched exactly by
+ * header label (what cliff compares) or by key (what osc-lib also accepts);
+ * unknown names are ignored unless none is known.
+ */
+function pickColumns(
+  available: readonly string[],
+  wanted: readonly string[] | undefined,
+  labels: Readonly<Record<string, string>> | undefined,
+): string[] {
   if (!wanted?.length) return [...available];
-  const known = wanted.filter((c) => available.includes(c));
+  const asked = new Set(wanted);
+  const label = (c: string) => labelOf(labels, c);
+  const known = available.filter((c) => asked.has(c) || asked.has(label(c)));
   if (!known.length) {
-    throw new UsageError(
-      `No recognized column names in ${wanted.map((w) => `'${w}'`).join(', ')}. Recognized columns are: ${available.join(', ')}.`,
-      { code: 'cli/unknown-column' },
-    );
+    const names = available.map(label);
+    const keys = available.filter((c) => label(c) !== c);
+    const hint = didYouMean(suggest(wanted[0] ?? '', [...new Set([...names, ...available])]));
+    const message = `No recognized column names in ${wanted.map((w) => `'${w}'`).join(', ')}. Recognized columns are: ${names.join(', ')}${keys.length ? ` (or by key: ${available.join(', ')})` : ''}.`;
+    throw new UsageError(message, {
+      code: 'cli/unknown-column',
+      diagnostics: [createDiagnostic({ code: 'cli/unknown-column', message, ...(hint ? { hint } : {}) })],
+    });
   }
   return known;
+}
+
+function labelOf(labels: Readonly<Record<string, string>> | undefined, column: string): string {
+  return labels && Object.hasOwn(labels, column) ? (labels[column] as string) : column;
 }
 
 function width(text: string): number {
@@ -124,9 +150,9 @@ export function formatList(
       },
     );
   }
-  const columns = pickColumns(available, options.columns);
+  const columns = pickColumns(available, options.columns, options.labels);
   const style = options.cellStyle ?? 'json';
-  const label = (c: string) => options.labels?.[c] ?? c;
+  const label = (c: string) => labelOf(options.labels, c);
   switch (format) {
     case 'json':
     case 'yaml': {
@@ -162,9 +188,9 @@ export function formatObject(object: Readonly<Record<string, unknown>>, options:
       { code: 'cli/bad-format' },
     );
   }
-  const columns = pickColumns(Object.keys(object), options.columns);
+  const columns = pickColumns(Object.keys(object), options.columns, options.labels);
   const style = options.cellStyle ?? 'json';
-  const label = (c: string) => options.labels?.[c] ?? c;
+  const label = (c: string) => labelOf(options.labels, c);
   switch (format) {
     case 'json':
     case 'yaml': {
