@@ -194,8 +194,7 @@ export async function findTemplates(
       }
     }
   }
-  files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  skipped.sort();
+  // walkFiles lists files sorted, and both read paths keep that order.
   const filter = canonicalFilter(options.capabilities);
   const templates = files.filter((f) => f.kind === 'template' && satisfiesFilter(f.capabilities, filter));
   const diagnostics = walked.diagnostics.map(heatWalkDiagnostic);
