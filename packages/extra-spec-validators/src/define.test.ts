@@ -150,3 +150,48 @@ describe('namespaceOf', () => {
     expect(namespaceOf('group_policy')).toBe('');
   });
 });
+
+describe('defineExtraSpec and slow patterns', () => {
+  it('refuses a value pattern that backtracks exponentially, saying how to fix it', () => {
+    const e = failure({ ...base, value: { type: 'str', pattern: '(a+)+b' } });
+    expect(e.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'extra-specs/bad-definition',
+        path: '/value/pattern',
+        message:
+          "The value pattern '(a+)+b' lets '(a+)+' match the same text in more than one way, and so a text in exponentially many: a backtracking engine can take time exponential in the length of a value.",
+        hint: expect.stringContaining('([a-z]+,?)+'),
+      }),
+    ]);
+  });
+
+  it('refuses a polynomial value pattern and slow parameter patterns, alone or side by side', () => {
+    expect(failure({ ...base, value: { type: 'str', pattern: '.+@.+' } }).diagnostics[0]?.message).toContain(
+      'time polynomial in the length of a value',
+    );
+    const param = failure({
+      ...base,
+      name: 'acme:{x}',
+      parameters: [{ name: 'x', pattern: '(\\w|\\d)+' }],
+    });
+    expect(param.diagnostics[0]).toMatchObject({ path: '/parameters/0/pattern' });
+    expect(param.diagnostics[0]?.message).toMatch(/^The pattern of parameter 'x', '\(\\w\|\\d\)\+', lets/);
+    const pair = failure({
+      ...base,
+      name: 'acme:{a}{b}',
+      parameters: [
+        { name: 'a', pattern: '\\w+' },
+        { name: 'b', pattern: '\\w+' },
+      ],
+    });
+    expect(pair.diagnostics[0]).toMatchObject({
+      path: '/name',
+      message: expect.stringContaining("The name 'acme:{a}{b}', matched as 'acme:(?:\\w+)(?:\\w+)', has"),
+    });
+  });
+
+  it("keeps Nova's own slow patterns, which run as proven rewrites", () => {
+    const pmem = defineExtraSpec({ ...base, value: { type: 'str', pattern: '([a-zA-Z0-9_]+(,)?)+' } });
+    expect(pmem.value).toEqual({ type: 'str', pattern: '([a-zA-Z0-9_]+(,)?)+' });
+  });
+});

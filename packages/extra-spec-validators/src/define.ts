@@ -2,7 +2,9 @@ import { createDiagnostic, type Diagnostic, diagnosticsFromZod, SpecError } from
 import { z } from 'zod';
 import { requireString } from './guards.js';
 import { compileFullMatch, PythonRegexError } from './python-regex.js';
+import { type BacktrackingRisk, findBacktrackingRisk } from './regex-safety.js';
 import { compareReleases, ReleaseNameSchema } from './releases.js';
+import { effectivePattern } from './value-check.js';
 
 const description = z.string().trim().min(1, 'must not be empty');
 
@@ -230,24 +232,55 @@ function checkName(name: string, parameters: readonly ExtraSpecParameter[], at: 
       'Outside placeholders use only letters, digits, and - _ : . or space.',
     );
   }
+  let patternsUsable = true;
   parameters.forEach((p, i) => {
     try {
       compileFullMatch(p.pattern);
     } catch (e) {
+      patternsUsable = false;
       fail(
         `The pattern of parameter '${p.name}' is not a usable regular expression: ${(e as Error).message}.`,
         `/parameters/${i}/pattern`,
       );
+      return;
     }
+    const risk = findBacktrackingRisk(p.pattern);
+    if (risk)
+      fail(
+        slowPattern(`The pattern of parameter '${p.name}', '${p.pattern}',`, risk, 'key'),
+        `/parameters/${i}/pattern`,
+        risk.hint,
+      );
   });
+  // Placeholders side by side can be slow together, as Nova matches the whole name.
+  if (patternsUsable && !out.length && parameters.length > 1) {
+    let regex = name;
+    for (const p of parameters) regex = regex.split(`{${p.name}}`).join(`(?:${p.pattern})`);
+    const risk = findBacktrackingRisk(regex);
+    if (risk) fail(slowPattern(`The name '${name}', matched as '${regex}',`, risk, 'key'), at, risk.hint);
+  }
   return out;
+}
+
+function slowPattern(what: string, risk: BacktrackingRisk, against: 'key' | 'value'): string {
+  return `${what} ${risk.reason}: a backtracking engine can take time ${risk.growth} in the length of a ${against}.`;
 }
 
 function checkValue(value: ValueRule, at: string): Diagnostic[] {
   if (value.type !== 'str' || value.pattern === undefined) return [];
   try {
     compileFullMatch(value.pattern);
-    return [];
+    // Nova's own slow patterns run as proven linear rewrites; others must be safe as written.
+    const risk = findBacktrackingRisk(effectivePattern(value.pattern));
+    if (!risk) return [];
+    return [
+      createDiagnostic({
+        code: 'extra-specs/bad-definition',
+        path: `${at}/pattern`,
+        message: slowPattern(`The value pattern '${value.pattern}'`, risk, 'value'),
+        hint: risk.hint,
+      }),
+    ];
   } catch (e) {
     const reason = e instanceof PythonRegexError ? e.message : String(e);
     return [

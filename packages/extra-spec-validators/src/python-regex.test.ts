@@ -193,6 +193,7 @@ describe("linear-time rewrites of Nova's patterns", () => {
     ['\\^?\\d+((-\\d+)?(,\\^?\\d+(-\\d+)?)?)*', '0123-,^'],
     ['(\\^)?\\d+((-\\d+)?(,\\^?\\d+(-\\d+)?)?)*', '01-,^'],
     ['\\^\\d+((-\\d+)?(,\\^?\\d+(-\\d+)?)?)*', '01-,^'],
+    ['[^:]+:\\d+(?:\\s*,\\s*[^:]+:\\d+)*', 'a1:, \t\u00a0'],
   ] as const;
 
   it.each(cases)('accepts exactly what %s accepts', (pattern, alphabet) => {
@@ -213,5 +214,7 @@ describe("linear-time rewrites of Nova's patterns", () => {
     expect(rewrite.test(`${'a'.repeat(50_000)}!`)).toBe(false);
     const cpu = compileFullMatch(effectivePattern('\\^?\\d+((-\\d+)?(,\\^?\\d+(-\\d+)?)?)*'));
     expect(cpu.test(`${'1-'.repeat(20_000)}x`)).toBe(false);
+    const pci = compileFullMatch(effectivePattern('[^:]+:\\d+(?:\\s*,\\s*[^:]+:\\d+)*'));
+    expect(pci.test(`a:1,${' '.repeat(60_000)}`)).toBe(false);
   });
 });

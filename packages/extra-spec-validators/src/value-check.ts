@@ -26,12 +26,15 @@ export interface CompiledValueRule {
 // in linear time. Each accepts exactly the same strings as the original (the
 // property tests compare them on generated input, and the conformance suite
 // against Python): `([a-zA-Z0-9_]+(,)?)+` backtracks exponentially on inputs
-// such as `aaaa…!`, the CPU-list patterns polynomially.
+// such as `aaaa…!`, the CPU-list and PCI alias patterns polynomially.
 const SAFE_EQUIVALENTS: Readonly<Record<string, string>> = {
   '([a-zA-Z0-9_]+(,)?)+': '[a-zA-Z0-9_]+(?:,[a-zA-Z0-9_]+)*,?',
   '\\^?\\d+((-\\d+)?(,\\^?\\d+(-\\d+)?)?)*': '\\^?\\d+(?:-\\d+|,\\^?\\d+)*',
   '(\\^)?\\d+((-\\d+)?(,\\^?\\d+(-\\d+)?)?)*': '\\^?\\d+(?:-\\d+|,\\^?\\d+)*',
   '\\^\\d+((-\\d+)?(,\\^?\\d+(-\\d+)?)?)*': '\\^\\d+(?:-\\d+|,\\^?\\d+)*',
+  // `\s*` before `[^:]+` adds nothing (a space is not a colon), but lets the
+  // two take turns over runs of spaces.
+  '[^:]+:\\d+(?:\\s*,\\s*[^:]+:\\d+)*': '[^:]+:\\d+(?:\\s*,[^:]+:\\d+)*',
 };
 
 /** The pattern actually run for a declared Python pattern (a linear-time equivalent where one is known). */
