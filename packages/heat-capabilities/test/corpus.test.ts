@@ -120,6 +120,7 @@ describe.runIf(present)('the TripleO tree', () => {
     const types = new Set<string>();
     const missing = new Map<string, Set<string>>();
     let missingRefs = 0;
+    const nested: string[] = [];
     for (const f of files) {
       if (f.endsWith('.j2.yaml')) continue;
       const text = texts.get(f) as string;
@@ -131,6 +132,11 @@ describe.runIf(present)('the TripleO tree', () => {
       });
       const top = env.registry.filter((e) => e.path.length === 1);
       if (top.length) filesWithEntries += 1;
+      // Per-resource overrides (under `resources:`) point at files too.
+      for (const e of env.registry.filter((x) => x.path.length > 1)) {
+        nested.push(`${e.kind}`);
+        if (e.kind === 'template') expect(existsSync(e.resolved as string), `${f}: ${e.target}`).toBe(true);
+      }
       for (const e of top) {
         entries += 1;
         types.add(e.type);
@@ -172,6 +178,8 @@ describe.runIf(present)('the TripleO tree', () => {
       aliases: 8,
       absolute: 66,
     });
+    // The tree has one per-resource entry, a hook, and no per-resource template path.
+    expect(nested).toEqual(['hooks']);
     expect(missing.size).toBe(40);
     expect(pairs).toBe(115);
     // Targets rendered from Jinja sources of the tree, and ones removed upstream.
