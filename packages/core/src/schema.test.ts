@@ -193,14 +193,69 @@ describe('parseWithSchema', () => {
 describe('describeType', () => {
   it.each([
     [null, 'null'],
-    [[1], 'an array'],
+    [[1], 'a list'],
     [1, 'an integer'],
     [1.5, 'a number'],
     [{}, 'a mapping'],
     [undefined, 'missing'],
     [true, 'a boolean'],
     ['s', 'a string'],
+    [Number.NaN, 'NaN (not a number)'],
+    [Infinity, 'infinite'],
   ])('describes %j as %s', (v, text) => {
     expect(describeType(v)).toBe(text);
+  });
+});
+
+describe('type names in messages', () => {
+  // Each zod type a value can be expected to have, with the words a YAML or
+  // JSON author knows and the value that breaks it.
+  const cases: [string, z.ZodType, unknown, string][] = [
+    ['record', z.record(z.string(), z.string()), [1], "'x' must be a mapping, but it is a list."],
+    ['object', z.object({}), 'a', "'x' must be a mapping, but it is a string."],
+    ['map', z.map(z.string(), z.string()), {}, "'x' must be a Map, but it is a mapping."],
+    ['array', z.array(z.string()), {}, "'x' must be a list, but it is a mapping."],
+    ['tuple', z.tuple([z.string()]), 3, "'x' must be a list, but it is an integer."],
+    ['set', z.set(z.string()), [], "'x' must be a Set, but it is a list."],
+    ['int', z.int(), 1.5, "'x' must be an integer, but it is a number."],
+    ['bigint', z.bigint(), 'a', "'x' must be an integer, but it is a string."],
+    ['number', z.number(), true, "'x' must be a number, but it is a boolean."],
+    ['number', z.number(), Number.NaN, "'x' must be a number, but it is NaN (not a number)."],
+    ['number', z.number(), -Infinity, "'x' must be a number, but it is infinite."],
+    ['boolean', z.boolean(), 1.5, "'x' must be a boolean, but it is a number."],
+    ['string', z.string(), null, "'x' must be a string, but it is null."],
+    ['null', z.null(), 'a', "'x' must be null, but it is a string."],
+    ['undefined', z.undefined(), 'a', "'x' must be absent, but it is a string."],
+    ['never', z.never(), 'a', "'x' must be absent, but it is a string."],
+    ['void', z.void(), 'a', "'x' must be absent, but it is a string."],
+    ['date', z.date(), 'a', "'x' must be a date, but it is a string."],
+    ['nan', z.nan(), 'a', "'x' must be NaN, but it is a string."],
+    ['symbol', z.symbol(), 'a', "'x' must be a symbol, but it is a string."],
+    ['function', z.function(), 'a', "'x' must be a function, but it is a string."],
+    ['file', z.file(), 'a', "'x' must be a file, but it is a string."],
+  ];
+
+  it.each(cases)('says what a %s is', (_kind, schema, value, message) => {
+    const r = validateWithSchema(z.strictObject({ x: schema }), { x: value });
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([['schema/invalid-type', message]]);
+  });
+
+  it('never shows a bare zod type name', () => {
+    for (const [, schema, value] of cases) {
+      const [d] = validateWithSchema(z.strictObject({ x: schema }), { x: value }).diagnostics;
+      expect(d?.message).toMatch(/ must be (a|an|absent|null|NaN)\b/);
+      expect(d?.message).not.toMatch(/must be ([^,]+), but it is \1\./);
+    }
+  });
+
+  it('names a union of records and lists as mappings and lists', () => {
+    const r = validateWithSchema(z.union([z.record(z.string(), z.string()), z.array(z.string())]), 'a');
+    expect(r.diagnostics[0]?.message).toBe('The document must be a mapping or a list, but it is a string.');
+  });
+
+  it('says what a non-optional value must be when it is present but wrong', () => {
+    const r = validateWithSchema(z.strictObject({ x: z.string().optional().nonoptional() }), { x: 1 });
+    expect(r.diagnostics[0]?.message).toBe("'x' must be a string, but it is an integer.");
   });
 });

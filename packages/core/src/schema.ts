@@ -34,11 +34,19 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): { found: boolean;
   return { found: true, value: cur };
 }
 
-/** A short English description of a JSON value's type: `a string`, `null`, `an array`. */
+/**
+ * A short English description of a JSON value's type in the words of a YAML
+ * or JSON document: `a string`, `null`, `a list`, `a mapping`.
+ */
 export function describeType(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a number';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'number') {
+    // YAML's .nan and .inf load as numbers that no schema number accepts.
+    if (Number.isNaN(value)) return 'NaN (not a number)';
+    if (!Number.isFinite(value)) return 'infinite';
+    return Number.isInteger(value) ? 'an integer' : 'a number';
+  }
   if (typeof value === 'object') return 'a mapping';
   if (typeof value === 'undefined') return 'missing';
   return `a ${typeof value === 'boolean' ? 'boolean' : typeof value}`;
@@ -69,19 +77,37 @@ function lower(text: string): string {
   return text.startsWith('Item ') ? `item ${text.slice(5)}` : text;
 }
 
+// What zod calls a type (`expected` of an invalid_type issue), in the words of
+// a YAML or JSON document: zod's records, maps and objects are all mappings.
+const EXPECTED: Readonly<Record<string, string>> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  integer: 'an integer',
+  bigint: 'an integer',
+  boolean: 'a boolean',
+  object: 'a mapping',
+  record: 'a mapping',
+  // JavaScript's Map and Set: no YAML or JSON document yields them.
+  map: 'a Map',
+  set: 'a Set',
+  array: 'a list',
+  tuple: 'a list',
+  null: 'null',
+  undefined: 'absent',
+  void: 'absent',
+  never: 'absent',
+  nonoptional: 'a value',
+  nan: 'NaN',
+  date: 'a date',
+  symbol: 'a symbol',
+  function: 'a function',
+  file: 'a file',
+};
+
 function article(type: string): string {
-  const map: Record<string, string> = {
-    string: 'a string',
-    number: 'a number',
-    int: 'an integer',
-    integer: 'an integer',
-    boolean: 'a boolean',
-    object: 'a mapping',
-    array: 'a list',
-    null: 'null',
-    undefined: 'absent',
-  };
-  return map[type] ?? type;
+  if (Object.hasOwn(EXPECTED, type)) return EXPECTED[type] as string;
+  return `${/^[aeiou]/i.test(type) ? 'an' : 'a'} ${type}`;
 }
 
 function kebab(code: string): string {
