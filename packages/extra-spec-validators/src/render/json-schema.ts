@@ -58,6 +58,15 @@ function definitions(): Record<string, Record<string, unknown>> {
   };
 }
 
+/**
+ * A value pattern anchored at both ends for validators that search (JSON
+ * Schema, Glance metadefs): Nova's pattern (or its linear rewrite) in the
+ * portable dialect. Throws `PythonRegexError` where there is no portable form.
+ */
+export function portableFullMatch(pattern: string): string {
+  return `^(?:${translatePythonRegexPortable(effectivePattern(pattern))})${END}`;
+}
+
 function valueSchema(rule: ValueRule, description: string, deprecated: boolean): Record<string, unknown> {
   const flags = deprecated ? { deprecated: true } : {};
   if (rule.type === 'int') {
@@ -78,7 +87,7 @@ function valueSchema(rule: ValueRule, description: string, deprecated: boolean):
   out.maxLength = MAX_VALUE;
   if (rule.pattern) {
     try {
-      out.pattern = `^(?:${translatePythonRegexPortable(effectivePattern(rule.pattern))})${END}`;
+      out.pattern = portableFullMatch(rule.pattern);
     } catch (e) {
       if (!(e instanceof PythonRegexError)) throw e;
       out.description = `${description} (The value must match the Python pattern ${rule.pattern}, which has no portable form: ${e.message}; this schema does not check it.)`;

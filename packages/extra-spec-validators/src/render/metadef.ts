@@ -1,7 +1,9 @@
 import type { ValueRule } from '../define.js';
+import { PythonRegexError } from '../python-regex.js';
 import type { RegisteredExtraSpec } from '../registry.js';
 import { assertDocSource, groupByNamespace } from './common.js';
 import { rstToPlain } from './inline.js';
+import { portableFullMatch } from './json-schema.js';
 import type { DocSource } from './text.js';
 
 /** One property of a Glance metadata definition namespace. */
@@ -84,7 +86,15 @@ function property(e: RegisteredExtraSpec, key: string, rule: ValueRule = e.value
     if (rule.max !== undefined) p.maximum = rule.max;
   }
   if (rule.type === 'str' && rule.enum) p.enum = [...rule.enum];
-  if (rule.type === 'str' && rule.pattern) p.pattern = rule.pattern;
+  if (rule.type === 'str' && rule.pattern) {
+    // Glance and Horizon search with the pattern; anchor it, in a form every engine reads alike.
+    try {
+      p.pattern = portableFullMatch(rule.pattern);
+    } catch (e) {
+      if (!(e instanceof PythonRegexError)) throw e;
+      p.description += ` The value must match the Python pattern ${rule.pattern}, which is not given here: it has no portable form (${e.message}).`;
+    }
+  }
   return p;
 }
 
@@ -103,6 +113,9 @@ function property(e: RegisteredExtraSpec, key: string, rule: ValueRule = e.value
  * Patterned keys other than the request-group
  * ones cannot be expressed as metadef properties and are left out; keys
  * removed in the registry's release are not present to begin with.
+ * Value patterns are anchored and written so that Python's `re` and
+ * ECMAScript read them alike (as in {@link renderJsonSchema}), since Glance
+ * and Horizon search with them rather than match the whole value.
  */
 export function renderMetadefs(source: DocSource, options: RenderMetadefsOptions = {}): MetadefFile[] {
   assertDocSource(source, 'renderMetadefs');
