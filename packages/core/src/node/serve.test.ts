@@ -1,4 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { exitCodeFor } from '../cli/run.js';
+import { isStackspecError, type StackspecError } from '../errors.js';
 import { startServer } from './serve.js';
 
 describe('startServer', () => {
@@ -42,3 +50,135 @@ describe('startServer', () => {
     await expect(fetch(server.url)).rejects.toThrow();
   });
 });
+
+describe('startServer when it cannot listen', () => {
+  const handler = () => new Response('ok');
+
+  async function refusal(options: Parameters<typeof startServer>[1]) {
+    try {
+      const server = await startServer(handler, options);
+      await server.close();
+    } catch (e) {
+      expect(isStackspecError(e)).toBe(true);
+      return e as StackspecError;
+    }
+    return expect.unreachable('startServer listened');
+  }
+
+  it('names host and port when the port is taken, with the Node error as its cause', async () => {
+    const taken = await startServer(handler);
+    try {
+      const e = await refusal({ port: taken.port });
+      expect(e).toMatchObject({ code: 'serve/address-in-use', kind: 'usage' });
+      expect(e.message).toBe(`Port ${taken.port} on 127.0.0.1 is already in use.`);
+      expect(e.diagnostics[0]?.hint).toBe('Pick another --port, or --port 0 for a free one.');
+      expect((e.cause as { code?: string }).code).toBe('EADDRINUSE');
+      expect(exitCodeFor(e)).toBe(2);
+    } finally {
+      await taken.close();
+    }
+  });
+
+  it('says a host is not an address of this machine', async () => {
+    // 192.0.2.0/24 is reserved for documentation: no machine has it.
+    const e = await refusal({ host: '192.0.2.1', port: 6385 });
+    expect(e.code).toBe('serve/bad-host');
+    expect(e.message).toBe('Cannot listen on 192.0.2.1:6385: 192.0.2.1 is not an address of this machine.');
+    expect(e.diagnostics[0]?.hint).toMatch(/^Pick another --host: 127\.0\.0\.1/);
+    const v6 = await refusal({ host: '2001:db8::1', port: 6385 });
+    expect(v6.message).toBe(
+      'Cannot listen on [2001:db8::1]:6385: 2001:db8::1 is not an address of this machine.',
+    );
+  });
+
+  it('says a host name does not resolve', async () => {
+    // .invalid never resolves (RFC 2606); a resolver without network says so too (EAI_AGAIN).
+    const e = await refusal({ host: 'no-such-host.invalid', port: 0 });
+    expect(e.code).toBe('serve/bad-host');
+    expect(e.message).toBe(
+      'Cannot listen on no-such-host.invalid:0: the host name no-such-host.invalid does not resolve.',
+    );
+    expect(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME']).toContain(
+      (e.cause as { code?: string }).code,
+    );
+  });
+
+  it.each([
+    [-1, '-1'],
+    [65536, '65536'],
+    [1.5, '1.5'],
+    [Number.NaN, 'NaN'],
+  ])('refuses the port %s before trying', async (port, shown) => {
+    const e = await refusal({ port });
+    expect(e.code).toBe('serve/bad-port');
+    expect(e.message).toBe(
+      `Cannot listen on 127.0.0.1: the port must be a whole number from 0 to 65535, not ${shown}.`,
+    );
+    expect(e.cause).toBeUndefined();
+  });
+
+  it('refuses an empty host instead of listening on every interface', async () => {
+    expect((await refusal({ host: '' })).code).toBe('serve/bad-host');
+  });
+
+  // Only a process without privileges gets EACCES for a low port: as root the
+  // check runs in a child process as user nobody; otherwise in this process.
+  it.runIf(privilegedPortsGuarded())('says a privileged port needs privileges', async () => {
+    const result = isRoot() ? refusalAsNobody() : await refusal({ port: 1 }).then(summary);
+    expect(result).toEqual({
+      code: 'serve/permission-denied',
+      message: 'Listening on 127.0.0.1:1 is not allowed (EACCES).',
+      hint: 'Ports below 1024 need privileges; pick another --port, or --port 0 for a free one.',
+      cause: 'EACCES',
+    });
+  });
+});
+
+function summary(e: StackspecError) {
+  return {
+    code: e.code,
+    message: e.message,
+    hint: e.diagnostics[0]?.hint,
+    cause: (e.cause as { code?: string }).code,
+  };
+}
+
+function isRoot(): boolean {
+  return process.getuid?.() === 0;
+}
+
+// Whether binding port 1 needs privileges here (Linux may lower the limit to 0).
+function privilegedPortsGuarded(): boolean {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8')) > 1;
+  } catch {
+    return process.platform !== 'win32';
+  }
+}
+
+function refusalAsNobody(): unknown {
+  const source = pathToFileURL(join(import.meta.dirname, 'serve.ts')).href;
+  const script = `
+    const { startServer } = await import(${JSON.stringify(source)});
+    try { await startServer(() => new Response(''), { port: 1 }); console.log('null'); process.exit(0); }
+    catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message, hint: e.diagnostics[0].hint, cause: e.cause.code })); }
+  `;
+  const r = spawnSync(
+    process.execPath,
+    ['--conditions=@stackspec/source', '--import', TSX_LOADER, '--input-type=module', '-e', script],
+    {
+      encoding: 'utf8',
+      uid: 65534,
+      gid: 65534,
+      cwd: tmpdir(),
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir() },
+      timeout: 60_000,
+    },
+  );
+  if (r.status !== 0) throw new Error(`the child as nobody failed (${r.status}): ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+const TSX_LOADER = pathToFileURL(
+  join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/loader.mjs'),
+).href;

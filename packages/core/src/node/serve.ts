@@ -1,6 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
+import { UsageError } from '../cli/usage-error.js';
+import { createDiagnostic } from '../diagnostic.js';
+import { describeError } from '../errors.js';
 
 /** A WHATWG fetch-style handler, as every stackspec HTTP API exposes. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -27,8 +30,68 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+const FREE_PORT = 'Pick another --port, or --port 0 for a free one.';
+
+function problem(code: string, message: string, hint: string, cause?: unknown): UsageError {
+  return new UsageError(message, {
+    code,
+    diagnostics: [createDiagnostic({ code, message, hint })],
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/**
+ * Why nothing could listen on `host:port`, as core's error: the raw Node
+ * error (`EADDRINUSE`, `EACCES`, `ENOTFOUND`…) becomes the cause.
+ */
+function listenError(error: unknown, host: string, port: number): UsageError {
+  const code = (error as { code?: unknown } | null)?.code;
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  switch (code) {
+    case 'EADDRINUSE':
+      // The wording the stackspec command printed before core said it.
+      return problem('serve/address-in-use', `Port ${port} on ${host} is already in use.`, FREE_PORT, error);
+    case 'EACCES':
+    case 'EPERM':
+      return problem(
+        'serve/permission-denied',
+        `Listening on ${where} is not allowed (${String(code)}).`,
+        'Ports below 1024 need privileges; pick another --port, or --port 0 for a free one.',
+        error,
+      );
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_FAIL':
+    case 'EAI_NONAME':
+      return problem(
+        'serve/bad-host',
+        code === 'EADDRNOTAVAIL'
+          ? `Cannot listen on ${where}: ${host} is not an address of this machine.`
+          : `Cannot listen on ${where}: the host name ${host} does not resolve.`,
+        'Pick another --host: 127.0.0.1 (this machine only), 0.0.0.0 (every interface) or an address this machine has.',
+        error,
+      );
+    default:
+      return problem(
+        'serve/listen-failed',
+        `Cannot listen on ${where}: ${describeError(error)}.`,
+        'Check --host and --port.',
+        error,
+      );
+  }
+}
+
 /**
  * Serves a fetch-style handler with Node's `http` module.
+ *
+ * Rejects with core's `UsageError` (exit code 2 in `runCli`), the Node error
+ * as its `cause`, when it cannot listen: `serve/bad-port` for a port that is
+ * not a whole number from 0 to 65535, `serve/address-in-use`,
+ * `serve/permission-denied` (a privileged port), `serve/bad-host` (not an
+ * address of this machine, or a name that does not resolve) and
+ * `serve/listen-failed` for anything else. Each names host and port and
+ * carries a hint.
  *
  * @example
  * const server = await startServer(handler, { port: 6385 });
@@ -40,6 +103,21 @@ export async function startServer(
   options: StartServerOptions = {},
 ): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw problem(
+      'serve/bad-port',
+      `Cannot listen on ${host}: the port must be a whole number from 0 to 65535, not ${String(port)}.`,
+      FREE_PORT,
+    );
+  }
+  if (typeof host !== 'string' || host === '') {
+    throw problem(
+      'serve/bad-host',
+      'The host to listen on must be a non-empty string.',
+      'Use 127.0.0.1 or 0.0.0.0.',
+    );
+  }
   const listener = getRequestListener(
     async (request: Request) => {
       try {
@@ -56,13 +134,20 @@ export async function startServer(
   );
   const server: Server = createServer(listener);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
+    const fail = (e: unknown) => reject(listenError(e, host, port));
+    server.once('error', fail);
+    try {
+      server.listen(port, host, () => {
+        server.off('error', fail);
+        resolve();
+      });
+    } catch (e) {
+      // Node throws some refusals synchronously instead of emitting them.
+      server.off('error', fail);
+      fail(e);
+    }
   });
-  const port = (server.address() as AddressInfo).port;
+  const bound = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= new Promise<void>((resolve) => {
@@ -73,5 +158,5 @@ export async function startServer(
   };
   options.signal?.addEventListener('abort', () => void close(), { once: true });
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  return { url: `http://${shownHost}:${port}`, port, host, close };
+  return { url: `http://${shownHost}:${bound}`, port: bound, host, close };
 }
