@@ -125,6 +125,68 @@ describe('validateFlavorFile', () => {
 });
 
 describe('validateFlavorFile on arbitrary input', () => {
+  it('checks flavor fields: sizes are whole numbers, unknown fields are named with the closest one', () => {
+    const r = readFlavorFile(
+      'name: m1\nvcpus: four\nram: -1\ndisk: "40"\nswap: ""\nflavour_id: x\nextra_specs: {}\n',
+      'f.yaml',
+    );
+    expect(r.diagnostics.map((d) => [d.code, d.severity, d.line, d.column, d.message, d.hint])).toEqual([
+      [
+        'extra-specs/bad-flavor-file',
+        'error',
+        2,
+        8,
+        "The flavor 'm1': 'vcpus' must be a whole number of 0 or more, but it is 'four'.",
+        undefined,
+      ],
+      [
+        'extra-specs/bad-flavor-file',
+        'error',
+        3,
+        6,
+        "The flavor 'm1': 'ram' must be a whole number of 0 or more, but it is -1.",
+        undefined,
+      ],
+      [
+        'extra-specs/unknown-flavor-field',
+        'warning',
+        6,
+        1,
+        "The flavor 'm1' has a field 'flavour_id' that flavors do not have.",
+        'Did you mean flavorid?',
+      ],
+    ]);
+  });
+
+  it('makes a misspelt extra_specs an error, since its specs would go unchecked', () => {
+    const r = validateFlavorFile('name: m1\nextra_spec:\n  hw:cpu_polcy: dedicated\n', 'f.yaml');
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'extra-specs/unknown-flavor-field',
+        severity: 'error',
+        line: 2,
+        column: 1,
+        message:
+          "The flavor 'm1' has no extra_specs; 'extra_spec' is not a flavor field, so the extra specs under it go unchecked.",
+        hint: 'Did you mean extra_specs?',
+      }),
+    ]);
+  });
+
+  it("knows the fields of Nova's API, the client's output and Nova's flavor object", () => {
+    const show =
+      '{"OS-FLV-DISABLED:disabled": false, "OS-FLV-EXT-DATA:ephemeral": 0, "access_project_ids": null, "description": null, ' +
+      '"disk": 1, "id": "1", "name": "m1.tiny", "os-flavor-access:is_public": true, "properties": "hw:cpu_policy=\'dedicated\'", ' +
+      '"ram": 512, "rxtx_factor": 1.0, "swap": "", "vcpus": 1, "links": []}';
+    const list =
+      '[{"ID": "1", "Name": "m1.tiny", "RAM": 512, "Disk": 1, "Ephemeral": 0, "VCPUs": 1, "Is Public": true, "Swap": 0, ' +
+      '"RXTX Factor": 1.0, "Properties": {"hw:cpu_policy": "dedicated"}}]';
+    const object =
+      'memory_mb: 512\nroot_gb: 1\nephemeral_gb: 0\nis_bfv: false\nvcpu_weight: null\nextra_specs: {}\n';
+    for (const text of [show, list, object]) expect(readFlavorFile(text).diagnostics).toEqual([]);
+  });
+
   it('returns diagnostics for any text and never throws', () => {
     fc.assert(
       fc.property(

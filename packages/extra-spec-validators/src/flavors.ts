@@ -1,12 +1,17 @@
 import {
   createDiagnostic,
   type Diagnostic,
+  diagnosticsFromZod,
+  didYouMean,
   hasErrors,
   type PathSegment,
+  parseJsonPointer,
   type SourceDocument,
   safeParseDocument,
+  suggest,
   toJsonPointer,
 } from '@stackspec/core';
+import { z } from 'zod';
 import { optionsOf, requireString } from './guards.js';
 import { type ValidateExtraSpecsOptions, validateExtraSpecs } from './validate.js';
 
@@ -30,6 +35,73 @@ export interface ReadFlavorFileResult {
 
 const SPEC_FIELDS = ['extra_specs', 'properties', 'Properties', 'os-flavor-access:extra_specs'];
 const NAME_FIELDS = ['name', 'Name'];
+
+/** A size in a flavor: a whole number, written as a number or (as Nova's API also takes it) as digits. */
+const Count = z.union([z.number().int().min(0), z.string().regex(/^\d+$/)]);
+/** Nova answers 0 swap as an empty string before microversion 2.75. */
+const Swap = z.union([Count, z.literal('')]);
+const Flag = z.boolean();
+const Text = z.string().nullable();
+
+/**
+ * One flavor as a file holds it, with the fields of Nova's API, of
+ * `openstack flavor show/list --long -f json` (old and new clients), and of
+ * Nova's flavor object (which placement tools use). Extra specs are read
+ * separately, so their fields take anything here.
+ */
+const FlavorFileEntrySchema = z
+  .object({
+    id: z.union([z.string(), z.number()]).optional(),
+    ID: z.union([z.string(), z.number()]).optional(),
+    flavorid: z.string().optional(),
+    name: z.string().optional(),
+    Name: z.string().optional(),
+    original_name: z.string().optional(),
+    description: Text.optional(),
+    Description: Text.optional(),
+    vcpus: Count.optional(),
+    VCPUs: Count.optional(),
+    ram: Count.optional(),
+    RAM: Count.optional(),
+    memory_mb: Count.optional(),
+    disk: Count.optional(),
+    Disk: Count.optional(),
+    root_gb: Count.optional(),
+    ephemeral: Count.optional(),
+    Ephemeral: Count.optional(),
+    ephemeral_gb: Count.optional(),
+    'OS-FLV-EXT-DATA:ephemeral': Count.optional(),
+    swap: Swap.optional(),
+    Swap: Swap.optional(),
+    rxtx_factor: z.number().min(0).optional(),
+    'RXTX Factor': z.union([z.number().min(0), z.string()]).optional(),
+    vcpu_weight: z.number().int().nullable().optional(),
+    'os-flavor-access:is_public': Flag.optional(),
+    is_public: Flag.optional(),
+    'Is Public': Flag.optional(),
+    'OS-FLV-DISABLED:disabled': Flag.optional(),
+    disabled: Flag.optional(),
+    is_disabled: Flag.optional(),
+    is_bfv: Flag.optional(),
+    access_project_ids: z
+      .union([z.array(z.string()), z.string()])
+      .nullable()
+      .optional(),
+    projects: z.array(z.string()).optional(),
+    links: z.array(z.unknown()).optional(),
+    location: z.unknown().optional(),
+    extra_specs: z.unknown().optional(),
+    properties: z.unknown().optional(),
+    Properties: z.unknown().optional(),
+    'os-flavor-access:extra_specs': z.unknown().optional(),
+  })
+  .strict();
+
+const COUNT_FIELDS = new Set(
+  Object.entries(FlavorFileEntrySchema.shape)
+    .filter(([, v]) => v.unwrap() === Count || v.unwrap() === Swap)
+    .map(([k]) => k),
+);
 
 /** What a value is, in words: `a number`, `a list`, `null`. */
 function kindOf(v: unknown): string {
@@ -78,8 +150,13 @@ export function parsePropertiesString(text: string): Record<string, string> | un
  * `flavors` key that is not a list, a `flavor` key that is not a mapping, or
  * a flavor that is not a mapping is an error located at it
  * (`extra-specs/bad-flavor-file`); a flavor without extra specs is only a
- * warning. Codes: the document codes of core (`yaml/syntax`…),
- * `extra-specs/bad-flavor-file`, `extra-specs/non-string-value`.
+ * warning. Flavor fields are checked too: sizes (`vcpus`, `ram`, `disk`…)
+ * must be whole numbers of 0 or more, and a field no flavor has is a
+ * warning (`extra-specs/unknown-flavor-field`) naming the closest known one,
+ * or an error when it looks like a misspelt `extra_specs` and the flavor has
+ * none. Codes: the document codes of core (`yaml/syntax`…),
+ * `extra-specs/bad-flavor-file`, `extra-specs/unknown-flavor-field`,
+ * `extra-specs/non-string-value`.
  */
 export function readFlavorFile(text: string, filename?: string): ReadFlavorFileResult {
   requireString(text, 'The text of readFlavorFile');
@@ -105,6 +182,55 @@ export function readFlavorFile(text: string, filename?: string): ReadFlavorFileR
       }),
     );
 
+  /**
+   * Reports fields of the wrong type (errors) and unknown fields (warnings,
+   * with the closest known one); a field that looks like a misspelt
+   * extra_specs when the flavor has none is an error, since its specs would
+   * go unchecked. Returns whether there was such a field.
+   */
+  const checkFields = (
+    value: Record<string, unknown>,
+    at: PathSegment[],
+    noSpecs: boolean,
+    name: string | undefined,
+  ): boolean => {
+    const r = FlavorFileEntrySchema.safeParse(value);
+    if (r.success) return false;
+    let misspelt = false;
+    const flavor = `The flavor${name ? ` '${name}'` : ''}`;
+    for (const d of diagnosticsFromZod(r.error, { value, schema: FlavorFileEntrySchema })) {
+      const segments = parseJsonPointer(d.path) ?? [];
+      const path = toJsonPointer([...at, ...segments]);
+      const key = segments[0] as string;
+      if (d.code.endsWith('/unknown-key')) {
+        const specs = noSpecs ? didYouMean(suggest(key, SPEC_FIELDS)) : undefined;
+        if (specs) misspelt = true;
+        diagnostics.push(
+          doc.diagnostic(
+            {
+              code: 'extra-specs/unknown-flavor-field',
+              severity: specs ? 'error' : 'warning',
+              path,
+              message: specs
+                ? `${flavor} has no extra_specs; '${key}' is not a flavor field, so the extra specs under it go unchecked.`
+                : `${flavor} has a field '${key}' that flavors do not have.`,
+              ...(specs || d.hint ? { hint: specs ?? d.hint } : {}),
+            },
+            { key: true },
+          ),
+        );
+        continue;
+      }
+      const message = COUNT_FIELDS.has(key)
+        ? `'${key}' must be a whole number of 0 or more${key.toLowerCase() === 'swap' ? " (or '')" : ''}, but it is ${typeof value[key] === 'string' ? `'${value[key]}'` : String(value[key])}.`
+        : d.message;
+      diagnostics.push(
+        doc.diagnostic({ code: 'extra-specs/bad-flavor-file', path, message: `${flavor}: ${message}` }),
+      );
+    }
+    return misspelt;
+  };
+
   const readFlavor = (value: unknown, at: PathSegment[]) => {
     if (!isRecord(value)) {
       fail(
@@ -117,13 +243,16 @@ export function readFlavorFile(text: string, filename?: string): ReadFlavorFileR
     const nameField = NAME_FIELDS.find((f) => typeof value[f] === 'string');
     const name = nameField ? (value[nameField] as string) : undefined;
     const field = SPEC_FIELDS.find((f) => f in value);
+    const misspelt = checkFields(value, at, field === undefined, name);
     if (!field) {
-      fail(
-        at,
-        `The flavor${name ? ` '${name}'` : ''} has no extra_specs.`,
-        'Add extra_specs: { key: value }.',
-        'warning',
-      );
+      if (!misspelt) {
+        fail(
+          at,
+          `The flavor${name ? ` '${name}'` : ''} has no extra_specs.`,
+          'Add extra_specs: { key: value }.',
+          'warning',
+        );
+      }
       flavors.push({ name, extraSpecs: {}, path: toJsonPointer(at) });
       return;
     }
