@@ -104,6 +104,26 @@ describe('checkText', () => {
     );
   });
 
+  it('reports a driver steps file of the wrong shape at the offending value', async () => {
+    const r = await checkText(
+      'driver_steps:\n  - interface: deploy\n    step: deploy\n    priority: -1\n',
+      'steps.yaml',
+      {
+        config: config(),
+        checkers: defaultCheckers(),
+      },
+    );
+    expect(r.kind).toBe('driver-steps');
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        path: '/driver_steps/0/priority',
+        line: 4,
+        file: 'steps.yaml',
+      }),
+    ]);
+  });
+
   it('leaves unrelated YAML alone', async () => {
     const r = await checkText('jobs:\n  build: {}\n', 'ci.yaml', {
       config: config(),
