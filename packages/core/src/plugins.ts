@@ -1,7 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createDiagnostic, type Diagnostic } from './diagnostic.js';
 import { describeError } from './errors.js';
 
@@ -63,8 +59,35 @@ interface Manifest {
   [PLUGIN_MANIFEST_FIELD]?: unknown;
 }
 
-async function readManifest(path: string): Promise<Manifest> {
-  const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
+// Node's modules, loaded when plugins are discovered rather than when core is
+// imported, so that the main entry also loads where they do not exist (a
+// worker runtime serving the HTTP handlers).
+interface NodeApis {
+  readFile: typeof import('node:fs/promises').readFile;
+  createRequire: typeof import('node:module').createRequire;
+  path: typeof import('node:path');
+  pathToFileURL: typeof import('node:url').pathToFileURL;
+  cwd: () => string;
+}
+
+async function loadNodeApis(): Promise<NodeApis> {
+  const [fs, module, path, url] = await Promise.all([
+    import('node:fs/promises'),
+    import('node:module'),
+    import('node:path'),
+    import('node:url'),
+  ]);
+  return {
+    readFile: fs.readFile,
+    createRequire: module.createRequire,
+    path,
+    pathToFileURL: url.pathToFileURL,
+    cwd: () => process.cwd(),
+  };
+}
+
+async function readManifest(node: NodeApis, path: string): Promise<Manifest> {
+  const parsed: unknown = JSON.parse(await node.readFile(path, 'utf8'));
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error(`${path} does not hold a JSON object`);
   }
@@ -72,7 +95,9 @@ async function readManifest(path: string): Promise<Manifest> {
 }
 
 /** Finds `node_modules/<name>/package.json` from `root` upwards, as Node does. */
-function findPackageDir(name: string, root: string): string | undefined {
+function findPackageDir(node: NodeApis, name: string, root: string): string | undefined {
+  const { createRequire } = node;
+  const { dirname, join } = node.path;
   try {
     const req = createRequire(join(root, 'package.json'));
     return dirname(req.resolve(`${name}/package.json`));
@@ -114,10 +139,16 @@ function failure(name: string, reason: string, kind: string): PluginFailure {
  * fails to resolve, read or import is reported in `failures` with its name
  * and reason and never makes this function throw.
  *
+ * Node's `fs`, `module`, `path` and `url` are imported when this function
+ * first runs, not when `@stackspec/core` is imported: the rest of the main
+ * entry works on runtimes without them.
+ *
  * @example
  * const { plugins, failures } = await discoverPlugins({ kind: 'extraSpecValidators', root: process.cwd() });
  */
 export async function discoverPlugins(options: DiscoverPluginsOptions): Promise<DiscoverPluginsResult> {
+  const node = await loadNodeApis();
+  const { isAbsolute, join, resolve, sep } = node.path;
   const load = options.importModule ?? ((url: string) => import(url));
   const plugins: LoadedPlugin[] = [];
   const failures: PluginFailure[] = [];
@@ -125,7 +156,7 @@ export async function discoverPlugins(options: DiscoverPluginsOptions): Promise<
   const seen = new Set<string>();
 
   const tryLoad = async (name: string, file: string, origin: LoadedPlugin['origin']) => {
-    const url = pathToFileURL(file).href;
+    const url = node.pathToFileURL(file).href;
     if (seen.has(url)) return;
     seen.add(url);
     try {
@@ -143,7 +174,7 @@ export async function discoverPlugins(options: DiscoverPluginsOptions): Promise<
   ): Promise<boolean> => {
     let dep: Manifest;
     try {
-      dep = await readManifest(join(dir, 'package.json'));
+      dep = await readManifest(node, join(dir, 'package.json'));
     } catch (e) {
       failures.push(failure(name, `its package.json could not be read (${describeError(e)})`, kind));
       return true;
@@ -174,7 +205,7 @@ export async function discoverPlugins(options: DiscoverPluginsOptions): Promise<
     const root = resolve(options.root);
     let manifest: Manifest | undefined;
     try {
-      manifest = await readManifest(join(root, 'package.json'));
+      manifest = await readManifest(node, join(root, 'package.json'));
     } catch (e) {
       failures.push(
         failure(root, `the project's package.json could not be read (${describeError(e)})`, kind),
@@ -186,13 +217,13 @@ export async function discoverPlugins(options: DiscoverPluginsOptions): Promise<
       if (group && typeof group === 'object') for (const name of Object.keys(group)) deps.add(name);
     }
     for (const name of [...deps].sort()) {
-      const dir = findPackageDir(name, root);
+      const dir = findPackageDir(node, name, root);
       // A dependency that is not installed cannot declare anything; skip it.
       if (dir) await loadDeclared(name, dir, 'dependency');
     }
   }
 
-  const base = options.root ? resolve(options.root) : process.cwd();
+  const base = options.root ? resolve(options.root) : node.cwd();
   for (const spec of options.modules ?? []) {
     const looksLikePath =
       isAbsolute(spec) || spec.startsWith('.') || /[\\/]/.test(spec.replace(/^@[^/]+\//, ''));
@@ -200,11 +231,11 @@ export async function discoverPlugins(options: DiscoverPluginsOptions): Promise<
       await tryLoad(spec, resolve(base, spec), 'explicit');
       continue;
     }
-    const dir = findPackageDir(spec, base);
+    const dir = findPackageDir(node, spec, base);
     if (dir && (await loadDeclared(spec, dir, 'explicit'))) continue;
     let file: string;
     try {
-      file = createRequire(join(base, 'package.json')).resolve(spec);
+      file = node.createRequire(join(base, 'package.json')).resolve(spec);
     } catch (e) {
       failures.push(failure(spec, `it could not be resolved from ${base} (${describeError(e)})`, kind));
       continue;
