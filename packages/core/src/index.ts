@@ -46,6 +46,8 @@ export type { ReadJsonBodyOptions } from './http/json.js';
 export { DEFAULT_MAX_BODY_BYTES, jsonResponse, readJsonBody } from './http/json.js';
 export type { PathSegment } from './json-pointer.js';
 export { parseJsonPointer, toJsonPointer } from './json-pointer.js';
+export type { FindJsonValueProblemOptions, JsonValueProblem } from './json-value.js';
+export { findJsonValueProblem } from './json-value.js';
 export type {
   JsonSchema,
   JsonSchemaError,
