@@ -189,6 +189,24 @@ export function findImageProperty(
   return imageIndex(internals(registry)).find(name);
 }
 
+/** The flavor key an image property stands for: `hw_numa_cpus.1` → `hw:numa_cpus.1`. */
+export function flavorKeyOf(match: ImagePropertyMatch, property: string): string {
+  const names: string[] = [];
+  const source = match.property
+    .split(/\{([A-Za-z_][A-Za-z0-9_]*)\}/)
+    .map((part, i) => {
+      if (i % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(part);
+      return '(.*)';
+    })
+    .join('');
+  const values = new RegExp(`^${source}$`, 'su').exec(property)?.slice(1) ?? [];
+  return match.spec.name.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, p: string) => {
+    const at = names.indexOf(p);
+    return at >= 0 ? (values[at] ?? whole) : whole;
+  });
+}
+
 const IMAGE_ONLY = new Set(IMAGE_ONLY_PROPERTIES);
 const TRAIT_PROPERTY = /^trait:([A-Z0-9_]+)$/;
 

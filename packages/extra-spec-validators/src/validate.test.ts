@@ -94,9 +94,62 @@ describe('validateExtraSpecs in strict mode', () => {
     expect(codes(respelt)).toEqual(['extra-specs/invalid-key-syntax']);
   });
 
-  it('refuses a template name written as a key', () => {
+  it('refuses a template name written as a key, and says to fill it in', () => {
     const r = validateExtraSpecs({ 'aggregate_instance_extra_specs:{key}': 'x' });
     expect(codes(r)).toEqual(['extra-specs/invalid-key-syntax']);
+    const numa = validateExtraSpecs(
+      { 'hw:numa_cpus.{num}': '0', 'trait{group}:X': 'required' },
+      { mode: 'permissive' },
+    );
+    expect(numa.diagnostics.map((d) => [d.code, d.hint])).toEqual([
+      [
+        'extra-specs/invalid-key-syntax',
+        "'hw:numa_cpus.{num}' is a template: write a key for each value you set, replacing each {placeholder}, e.g. hw:numa_cpus.0.",
+      ],
+      [
+        'extra-specs/invalid-key-syntax',
+        "'trait{group}:X' is a template: write a key for each value you set, replacing each {placeholder}.",
+      ],
+    ]);
+    expect(validateExtraSpecs({ 'hw/x': '1' }).diagnostics[0]?.hint).toBeUndefined();
+  });
+
+  it("names the flavor key for an image property's name", () => {
+    const r = validateExtraSpecs({
+      hw_numa_nodes: '2',
+      'hw_numa_cpus.1': '0',
+      img_hide_hypervisor_id: 'true',
+    });
+    expect(r.diagnostics.map((d) => [d.code, d.hint])).toEqual([
+      [
+        'extra-specs/unknown-key',
+        "'hw_numa_nodes' is how an image spells it; a flavor takes 'hw:numa_nodes'.",
+      ],
+      [
+        'extra-specs/unknown-key',
+        "'hw_numa_cpus.1' is how an image spells it; a flavor takes 'hw:numa_cpus.1'.",
+      ],
+      [
+        'extra-specs/unknown-key',
+        "'img_hide_hypervisor_id' is how an image spells it; a flavor takes 'hw:hide_hypervisor_id'.",
+      ],
+    ]);
+  });
+
+  it('says to remove whitespace around a value that is right without it', () => {
+    const r = validateExtraSpecs({
+      'hw:cpu_policy': 'dedicated ',
+      'hw:numa_cpus.0': '\t0-1',
+      'hw:pmu': ' maybe',
+    });
+    expect(r.diagnostics.map((d) => d.hint)).toEqual([
+      "Remove the surrounding whitespace: 'dedicated'.",
+      "Remove the surrounding whitespace: '0-1'.",
+      'Use true or false.',
+    ]);
+    expect(validateExtraSpecs({ 'hw:cpu_policy': 'dedicated ' }, { mode: 'nova' }).diagnostics[0]?.hint).toBe(
+      "Remove the surrounding whitespace: 'dedicated'.",
+    );
   });
 
   it("reads dots literally, unlike Nova's unescaped names", () => {

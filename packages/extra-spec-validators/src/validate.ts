@@ -11,6 +11,7 @@ import {
 import { isDeprecatedIn } from './catalog/index.js';
 import type { ValueRule } from './define.js';
 import { optionsOf } from './guards.js';
+import { findImageProperty, flavorKeyOf } from './image.js';
 import { BOOL_WORDS, parsePythonInt, pythonStrip } from './python-values.js';
 import {
   type CompiledEntry,
@@ -21,7 +22,7 @@ import {
   MAX_KEY_LENGTH,
 } from './registry.js';
 import { describeRelease, type NovaRelease, resolveRelease } from './releases.js';
-import { describeValueRule, novaValueMessage, ValueVerdict } from './value-check.js';
+import { compileValueRule, describeValueRule, novaValueMessage, ValueVerdict } from './value-check.js';
 
 /**
  * How strictly to check:
@@ -148,6 +149,13 @@ export function checkNovaExtraSpec(
 }
 
 function valueHint(rule: ValueRule, value: string): string | undefined {
+  if (rule.type === 'str') {
+    // Nova does not trim strings (it does trim numbers and booleans).
+    const trimmed = pythonStrip(value);
+    if (trimmed !== value && compileValueRule(rule).check(trimmed) === ValueVerdict.Ok) {
+      return `Remove the surrounding whitespace: '${trimmed}'.`;
+    }
+  }
   if (rule.type === 'str' && rule.enum) {
     const s = suggest(pythonStrip(value), rule.enum);
     return didYouMean(s) ?? `Use one of: ${rule.enum.join(', ')}.`;
@@ -214,6 +222,11 @@ function computeUnknownKeyHint(registry: ExtraSpecRegistry, key: string): string
       return `'${key}' is only available from ${s.added} on; this check uses ${describeRelease(release)}.`;
     }
   }
+  const image = findImageProperty(key, registry);
+  if (image) {
+    const flavorKey = flavorKeyOf(image, key);
+    return `'${key}' is how an image spells it; a flavor takes '${flavorKey}'.`;
+  }
   return didYouMean(registry.suggest(key));
 }
 
@@ -226,11 +239,13 @@ function checkOurs(
   out: Diagnostic[],
 ): void {
   if (!API_KEY.test(key)) {
+    const hint = templateHint(registry, key);
     out.push(
       createDiagnostic({
         code: 'extra-specs/invalid-key-syntax',
         path,
         message: `The key '${key}' cannot be stored by Nova: keys are 1 to 255 characters from letters, digits, '-', '_', ':', '.' and space.`,
+        ...(hint ? { hint } : {}),
       }),
     );
     return;
@@ -248,13 +263,12 @@ function checkOurs(
     );
     return;
   }
+  // A template name holds braces, which the key check above refuses, so
+  // only real keys get here.
   const match = internals(registry).find(key);
   if (match === undefined || match === 'template') {
     const severity = mode === 'strict' ? 'error' : 'warning';
-    const hint =
-      match === 'template'
-        ? `'${key}' is a template; replace each {placeholder} with a value, e.g. ${example(key)}.`
-        : unknownKeyHint(registry, key);
+    const hint = unknownKeyHint(registry, key);
     out.push(
       createDiagnostic({
         code: 'extra-specs/unknown-key',
@@ -321,10 +335,16 @@ function codePoints(text: string): number {
   return n;
 }
 
-function example(template: string): string {
-  return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, p: string) =>
-    p === 'group' ? '' : p === 'num' || p === 'id' ? '0' : p === 'filter' ? '' : `X`,
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** A hint for a template name written as a key (`hw:numa_cpus.{num}`), with a key it stands for where one is known. */
+function templateHint(registry: ExtraSpecRegistry, key: string): string | undefined {
+  if (key.length > MAX_KEY_LENGTH || !PLACEHOLDER.test(key)) return undefined;
+  const example = key.replace(PLACEHOLDER, (_, p: string) =>
+    p === 'group' || p === 'filter' ? '' : p === 'num' || p === 'id' ? '0' : 'X',
   );
+  const known = registry.lookup(example) ? `, e.g. ${example}` : '';
+  return `'${key}' is a template: write a key for each value you set, replacing each {placeholder}${known}.`;
 }
 
 /**
@@ -400,7 +420,7 @@ export function validateExtraSpecs(
         const hint = unknown
           ? unknownKeyHint(registry, key)
           : template
-            ? undefined
+            ? templateHint(registry, key)
             : valueHint((internals(registry).novaLookup(key) as CompiledEntry).value, value);
         diagnostics.push(
           createDiagnostic({

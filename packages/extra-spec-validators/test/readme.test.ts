@@ -4,7 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { validateExtraSpecs } from '../src/index.js';
+import { builtinRegistry, checkNovaExtraSpec, validateExtraSpecs } from '../src/index.js';
+import { corpus } from './api-corpus.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -45,5 +46,17 @@ describe('the README', () => {
     expect(row).toContain('warnings as `strict`');
     const deprecated = readme.split('\n').find((l) => l.startsWith('| `extra-specs/deprecated-key` |')) ?? '';
     expect(deprecated).toContain('`permissive`');
+  });
+
+  it('counts the API conformance requests as the suite sends them', () => {
+    expect(readme).toContain(`; ${corpus().length} API requests (`);
+  });
+
+  it("quotes checkNovaExtraSpec's answers as it gives them", () => {
+    const quoted = [...readme.matchAll(/^\/\/ "(Validation failed;[^"]*)"/gm)].map((m) => m[1]);
+    expect(quoted).toEqual([
+      checkNovaExtraSpec('os:monitors', ' +09', builtinRegistry('zed')),
+      checkNovaExtraSpec('os:monitors', ' +09'),
+    ]);
   });
 });
