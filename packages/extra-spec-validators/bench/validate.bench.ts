@@ -4,7 +4,10 @@
 // a fixed seed: 40% plain keys, 25% patterned keys (traits, resources, NUMA,
 // capabilities, aggregate metadata), 15% invalid values, 10% unknown keys in
 // a namespace Nova owns, 10% keys in foreign namespaces. Both sides run
-// Nova's rules (`nova` mode, zed catalog). Then the registry grows tenfold
+// Nova's rules (`nova` mode, zed catalog): ours through checkNovaExtraSpec,
+// the one-pair entry point that answers as Nova's validate() does, which is
+// what the 100x target compares; validateExtraSpecs on 10-key flavors, in
+// nova and strict mode, is timed too. Then the registry grows tenfold
 // with plugin entries and the same corpus runs again; Nova gets the same
 // plugins (injected into its registry) on a slice of the corpus, since it
 // slows down by orders of magnitude.
@@ -149,27 +152,36 @@ function timeOurs(registries: (typeof zed)[], rounds = 5): { pairsPerSecond: num
   return best.map((b) => ({ pairsPerSecond: PAIRS / b.seconds, rejected: b.rejected }));
 }
 
-function timeStrict(registry: typeof zed): number {
-  // Whole flavors of 10 keys through the public entry point, strict mode.
-  const flavors: Record<string, string>[] = [];
-  for (let i = 0; i + 10 <= Math.min(PAIRS, 200_000); i += 10) {
-    const f: Record<string, string> = {};
-    for (let j = i; j < i + 10; j += 1) f[keys[j] as string] = values[j] as string;
-    flavors.push(f);
+// Whole flavors of 10 keys (the corpus's first 200,000 pairs) for the public
+// entry point, which collects diagnostics with hints rather than answering
+// one pair.
+const flavors: Record<string, string>[] = [];
+for (let i = 0; i + 10 <= Math.min(PAIRS, 200_000); i += 10) {
+  const f: Record<string, string> = {};
+  for (let j = i; j < i + 10; j += 1) f[keys[j] as string] = values[j] as string;
+  flavors.push(f);
+}
+
+/** Pairs per second through validateExtraSpecs in one mode: best of three passes. */
+function timeValidate(registry: typeof zed, mode: 'strict' | 'nova'): number {
+  let best = 0;
+  for (let round = 0; round < 3; round += 1) {
+    const start = process.hrtime.bigint();
+    let n = 0;
+    for (const f of flavors) {
+      validateExtraSpecs(f, { mode, registry });
+      n += Object.keys(f).length;
+    }
+    best = Math.max(best, n / (Number(process.hrtime.bigint() - start) / 1e9));
   }
-  const start = process.hrtime.bigint();
-  let n = 0;
-  for (const f of flavors) {
-    validateExtraSpecs(f, { mode: 'strict', registry });
-    n += Object.keys(f).length;
-  }
-  return n / (Number(process.hrtime.bigint() - start) / 1e9);
+  return best;
 }
 
 type Figures = { pairsPerSecond: number; rejected: number };
 const warm = timeOurs([zed], 1)[0] as Figures;
 const [ours, oursGrown] = timeOurs([zed, grown]) as [Figures, Figures];
-const strict = timeStrict(zed);
+const strict = timeValidate(zed, 'strict');
+const novaMode = timeValidate(zed, 'nova');
 
 const NOVA_SCRIPT = `
 import json, sys, time, warnings
@@ -227,8 +239,9 @@ const extra: Record<string, unknown> = {
   pairs: PAIRS,
   registry: zed.size,
   grownRegistry: grown.size,
-  'ours nova-mode pairs/s': Math.round(ours.pairsPerSecond),
-  'ours nova-mode pairs/s, registry x10': Math.round(oursGrown.pairsPerSecond),
+  'ours nova-mode pairs/s (checkNovaExtraSpec, one pair at a time)': Math.round(ours.pairsPerSecond),
+  'ours nova-mode pairs/s (checkNovaExtraSpec), registry x10': Math.round(oursGrown.pairsPerSecond),
+  'ours nova-mode pairs/s (validateExtraSpecs, 10-key flavors)': Math.round(novaMode),
   'ours strict-mode pairs/s (validateExtraSpecs, 10-key flavors)': Math.round(strict),
   'ours slowdown when grown x10': Number((ours.pairsPerSecond / oursGrown.pairsPerSecond).toFixed(2)),
   'rejected (ours)': ours.rejected,
@@ -237,7 +250,15 @@ const extra: Record<string, unknown> = {
 if (nova) {
   extra['nova 26 pairs/s'] = Math.round(nova.pairsPerSecond);
   extra['rejected (nova)'] = nova.rejected;
-  extra['ratio ours/nova'] = Number((ours.pairsPerSecond / nova.pairsPerSecond).toFixed(1));
+  extra['ratio ours/nova (checkNovaExtraSpec)'] = Number(
+    (ours.pairsPerSecond / nova.pairsPerSecond).toFixed(1),
+  );
+  extra['ratio ours/nova (validateExtraSpecs, nova mode)'] = Number(
+    (novaMode / nova.pairsPerSecond).toFixed(1),
+  );
+  extra['ratio ours/nova (validateExtraSpecs, strict mode)'] = Number(
+    (strict / nova.pairsPerSecond).toFixed(1),
+  );
   extra[`nova 26 pairs/s, registry ${nova.grownSize} (${NOVA_GROWN_PAIRS} pairs)`] = Math.round(
     nova.grownPairsPerSecond,
   );
