@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  plainEnv,
+  binEnv,
   REPO,
-  requireBuiltWhenAsked,
   stackspec as runStackspec,
   shell,
   startStackspec,
@@ -21,7 +20,6 @@ const isRoot = process.getuid?.() === 0;
 
 let root: string;
 beforeAll(() => {
-  requireBuiltWhenAsked();
   root = mkdtempSync(join(tmpdir(), 'stackspec-process-'));
   chmodSync(root, 0o755);
   cpSync(EXAMPLE, join(root, 'cloud'), { recursive: true, filter: (src) => !src.includes('node_modules') });
@@ -104,12 +102,11 @@ describe(`stackspec as a process (${USE_BUILT ? 'built' : 'from source'})`, () =
 
   it('check: colour follows FORCE_COLOR, and NO_COLOR wins over it', () => {
     const ESC = '\u001b[';
-    const env = plainEnv();
-    delete env.NO_COLOR;
-    expect(stackspec(['check', 'bad/broken.yaml'], { env: { ...env, FORCE_COLOR: '1' } }).out).toContain(ESC);
-    expect(
-      stackspec(['check', 'bad/broken.yaml'], { env: { ...env, FORCE_COLOR: '1', NO_COLOR: '1' } }).out,
-    ).not.toContain(ESC);
+    const forced = binEnv({ NO_COLOR: undefined, FORCE_COLOR: '1' });
+    expect(stackspec(['check', 'bad/broken.yaml'], { env: forced }).out).toContain(ESC);
+    expect(stackspec(['check', 'bad/broken.yaml'], { env: { ...forced, NO_COLOR: '1' } }).out).not.toContain(
+      ESC,
+    );
   });
 
   it('check: usage errors exit 2 with a message on stderr', () => {
