@@ -105,6 +105,34 @@ describe('stackspec-placement', () => {
     expect(Object.keys(JSON.parse(json.out).provider_summaries)).toHaveLength(2);
   });
 
+  it('query reads an inventory over the default size with --max-inventory-mb', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pq-'));
+    // A cloud file over core's default 10 MiB limit (a long comment stands in for 200k providers).
+    const providers = Array.from({ length: 10 }, (_, i) => `  - name: rp${i}`).join('\n');
+    writeFileSync(join(dir, 'big.yaml'), `# ${'x'.repeat(11 * 1024 * 1024)}\nproviders:\n${providers}\n`);
+    const refused = await run(['query', '-i', 'big.yaml', '/resource_providers?name=rp7'], {}, dir);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('yaml/too-large');
+    const read = await run(
+      [
+        'query',
+        '-i',
+        'big.yaml',
+        '--max-inventory-mb',
+        '20',
+        '/resource_providers?name=rp7',
+        '-f',
+        'value',
+        '-c',
+        'name',
+      ],
+      {},
+      dir,
+    );
+    expect(read.code).toBe(0);
+    expect(read.out.trim()).toBe('rp7');
+  }, 60_000);
+
   it('query reports a bad inventory with its location and exits 1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pq-'));
     writeFileSync(join(dir, 'bad.yaml'), 'providers:\n  - name: a\n    traits: [HW_CPU_X86_AVXX]\n');

@@ -48,9 +48,15 @@ function readText(io: CliIO, file: string): string {
   }
 }
 
-function loadStore(io: CliIO, file: string | undefined): ProviderStore {
+const MAX_INVENTORY_MB = 'max-inventory-mb';
+
+function maxBytesOf(mb: number | undefined): { maxBytes?: number } {
+  return mb === undefined ? {} : { maxBytes: mb * 1024 * 1024 };
+}
+
+function loadStore(io: CliIO, file: string | undefined, mb?: number): ProviderStore {
   if (!file) return createProviderStore();
-  return loadInventory(readText(io, file), { filename: file }).store;
+  return loadInventory(readText(io, file), { filename: file, ...maxBytesOf(mb) }).store;
 }
 
 function endpointOf(value: string): QueryEndpoint {
@@ -170,6 +176,7 @@ export async function runPlacementCli(
       .command('query')
       .description('Answer GET /resource_providers or GET /allocation_candidates over an inventory file.')
       .requiredOption('-i, --inventory <file>', 'inventory file (YAML or JSON)')
+      .option(`--${MAX_INVENTORY_MB} <mb>`, 'largest inventory file read, in MiB (default 10)', toInt)
       .argument('<query>', 'the query string, optionally prefixed with the endpoint path')
       .option(
         '-e, --endpoint <endpoint>',
@@ -181,9 +188,14 @@ export async function runPlacementCli(
   ).action(
     (
       text: string,
-      opts: OutputOptionValues & { inventory: string; endpoint: string; microversion: string },
+      opts: OutputOptionValues & {
+        inventory: string;
+        endpoint: string;
+        microversion: string;
+        maxInventoryMb?: number;
+      },
     ) => {
-      const store = loadStore(io, opts.inventory);
+      const store = loadStore(io, opts.inventory, opts.maxInventoryMb);
       const split = splitQuery(text);
       const endpoint = split.endpoint ?? endpointOf(opts.endpoint);
       const version = microversionOf(opts.microversion);
@@ -333,15 +345,23 @@ export async function runPlacementCli(
     .command('serve')
     .description('Serve a Placement-compatible API from memory.')
     .option('-i, --inventory <file>', 'inventory file to start from')
+    .option(`--${MAX_INVENTORY_MB} <mb>`, 'largest inventory file read, in MiB (default 10)', toInt)
     .option('--port <n>', 'TCP port (0 picks a free one)', toInt, 8778)
     .option('--host <host>', 'interface to bind', '127.0.0.1')
     .option('--auth <mode>', 'none, or noauth2 (require X-Auth-Token like Placement)', 'none')
     .option('--prefix <path>', 'mount the API under this path, such as /placement', '')
     .action(
-      async (opts: { inventory?: string; port: number; host: string; auth: string; prefix: string }) => {
+      async (opts: {
+        inventory?: string;
+        maxInventoryMb?: number;
+        port: number;
+        host: string;
+        auth: string;
+        prefix: string;
+      }) => {
         if (opts.auth !== 'none' && opts.auth !== 'noauth2')
           usage(`--auth must be none or noauth2, not ${opts.auth}`);
-        const store = loadStore(io, opts.inventory);
+        const store = loadStore(io, opts.inventory, opts.maxInventoryMb);
         const handler = createPlacementHandler({
           store,
           auth: opts.auth as 'none' | 'noauth2',
@@ -371,10 +391,14 @@ export async function runPlacementCli(
     .command('load')
     .description("Load an inventory file into any Placement (ours or OpenStack's) through its REST API.")
     .requiredOption('-i, --inventory <file>', 'inventory file')
+    .option(`--${MAX_INVENTORY_MB} <mb>`, 'largest inventory file read, in MiB (default 10)', toInt)
     .requiredOption('--url <url>', 'Placement endpoint, such as http://127.0.0.1:8778')
     .option('--token <token>', 'X-Auth-Token to send', 'admin')
-    .action(async (opts: { inventory: string; url: string; token: string }) => {
-      const { inventory } = loadInventory(readText(io, opts.inventory), { filename: opts.inventory });
+    .action(async (opts: { inventory: string; maxInventoryMb?: number; url: string; token: string }) => {
+      const { inventory } = loadInventory(readText(io, opts.inventory), {
+        filename: opts.inventory,
+        ...maxBytesOf(opts.maxInventoryMb),
+      });
       const doFetch = options.fetch ?? fetch;
       const base = opts.url.replace(/\/+$/, '');
       const steps = inventoryPlan(inventory);

@@ -52,7 +52,14 @@ export {
 } from './model/inventory-file.js';
 export type { PlacementSend, PlanStep } from './model/plan.js';
 export { applyPlan, inventoryPlan, PlanStepError, wipePlacement } from './model/plan.js';
-export type { CapacityEntry, Consumer, Inventory, Provider, ProviderStoreOptions } from './model/store.js';
+export type {
+  CapacityColumns,
+  CapacityEntry,
+  Consumer,
+  Inventory,
+  Provider,
+  ProviderStoreOptions,
+} from './model/store.js';
 export {
   canAllocate,
   capacityOf,

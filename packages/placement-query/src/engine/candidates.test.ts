@@ -1,8 +1,11 @@
 import { isStackspecError } from '@stackspec/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadInventory } from '../model/inventory-file.js';
+import { generateInventory } from '../../test/support/generate.js';
+import { applyInventory, loadInventory, resolveInventory } from '../model/inventory-file.js';
+import { createProviderStore } from '../model/store.js';
 import { parseAllocationCandidatesQuery, parseResourceProvidersQuery } from '../parse.js';
-import { findAllocationCandidates } from './candidates.js';
+import { type Candidate, findAllocationCandidates } from './candidates.js';
 import { listResourceProviders } from './providers.js';
 import {
   renderCandidates,
@@ -10,6 +13,7 @@ import {
   renderCandidatesJson,
   renderProvider,
   renderProviderList,
+  renderProviderListBytes,
   renderProviderListJson,
 } from './render.js';
 
@@ -134,6 +138,74 @@ describe('findAllocationCandidates', () => {
     expect(err('resources=VCPU:1&required=CUSTOM_NOPE')).toBe('No such trait(s): CUSTOM_NOPE.');
     expect(err('resources=VCPU:100&resources1=CUSTOM_NOPE:1&group_policy=none')).toBeUndefined();
     expect(err('resources=VCPU:1&root_required=CUSTOM_NOPE')).toBe('No such trait(s): CUSTOM_NOPE.');
+  });
+
+  it('skips trees earlier groups cannot serve without changing which errors are raised', () => {
+    const cn2 = store.providerByName('cn2')?.uuid as string;
+    const find = (q: string) => findAllocationCandidates(store, parseAllocationCandidatesQuery(q, '1.39'));
+    // Group 1 is served only under cn1, group 2 only by cn2: no candidate, but both
+    // groups match something, so group 3 is still looked at and its unknown trait raised.
+    const base = `resources1=SRIOV_NET_VF:1&resources2=DISK_GB:5&in_tree2=${cn2}&group_policy=none`;
+    expect(find(base).candidates).toEqual([]);
+    expect(() => find(`${base}&resources3=VCPU:1&required3=CUSTOM_NOPE`)).toThrow(
+      'No such trait(s): CUSTOM_NOPE.',
+    );
+    // A group that matches nothing anywhere still ends the search first.
+    expect(
+      find(`resources1=SRIOV_NET_VF:100&resources2=VCPU:1&required2=CUSTOM_NOPE&group_policy=none`)
+        .candidates,
+    ).toEqual([]);
+    // Restricted later groups still find what the anchors offer.
+    const both = find('resources1=SRIOV_NET_VF:1&resources2=VCPU:1&group_policy=none');
+    expect(both.candidates.length).toBeGreaterThan(0);
+    for (const c of both.candidates) expect(c.anchor.name).toBe('cn1');
+  });
+});
+
+describe('later groups limited to the anchors of earlier ones', () => {
+  it('finds the same candidates whichever group comes first (property over a generated cloud)', () => {
+    const gen = generateInventory(7, {
+      computeNodes: 160,
+      numaPerNode: 2,
+      sharingProviders: 3,
+      aggregates: 12,
+      customTraits: 4,
+      rich: false,
+      usageRate: 0.3,
+    });
+    const r = resolveInventory(gen.file, createProviderStore());
+    if (!r.ok) throw new Error(JSON.stringify(r.diagnostics));
+    const s = createProviderStore();
+    applyInventory(s, r.inventory);
+    const key = (c: Candidate) =>
+      [...c.allocations]
+        .map(
+          ([p, inner]) =>
+            `${p.uuid}:${[...inner]
+              .map(([rc, n]) => `${rc}=${n}`)
+              .sort()
+              .join(',')}`,
+        )
+        .sort()
+        .join(';');
+    const groups = fc.constantFrom(
+      `resources_A=MEMORY_MB:512&member_of_A=${gen.aggregates[0]}`,
+      `resources_A=VCPU:1&required_A=${gen.customTraits[0]}`,
+      `resources_A=VCPU:1&member_of_A=in:${gen.aggregates[2]},${gen.aggregates[3]}`,
+      `resources_A=DISK_GB:10&member_of_A=!${gen.aggregates[1]}`,
+      'resources_A=VCPU:2&required_A=!HW_CPU_X86_AVX',
+    );
+    fc.assert(
+      fc.property(groups, groups, fc.constantFrom('none', 'isolate'), (a, b, policy) => {
+        const second = b.replace(/(resources|required|member_of)_A=/g, '$1_B=');
+        const run = (q: string) =>
+          findAllocationCandidates(s, parseAllocationCandidatesQuery(`${q}&group_policy=${policy}`, '1.39'))
+            .candidates.map(key)
+            .sort();
+        expect(run(`${a}&${second}`)).toEqual(run(`${second}&${a}`));
+      }),
+      { numRuns: 150 },
+    );
   });
 });
 
@@ -264,6 +336,20 @@ describe('render', () => {
       expect(JSON.parse(renderProviderListJson(list, v, { revision: store.revision, prefix: '/p' }))).toEqual(
         renderProviderList(list, v, '/p'),
       );
+      const bytes = renderProviderListBytes(list, v, { revision: store.revision, prefix: '/p' });
+      expect(Buffer.from(bytes).toString()).toBe(
+        renderProviderListJson(list, v, { revision: store.revision, prefix: '/p' }),
+      );
     }
+  });
+
+  it('writes provider lists as UTF-8 bytes, non-ASCII names and empty lists included', () => {
+    const { store: s } = loadInventory('providers:\n  - name: ünïcødé 节点\n  - name: plain\n');
+    const all = listResourceProviders(s, parseResourceProvidersQuery('', '1.39'));
+    for (const revision of [undefined, s.revision, s.revision]) {
+      const text = Buffer.from(renderProviderListBytes(all, '1.39', { revision })).toString();
+      expect(JSON.parse(text)).toEqual(renderProviderList(all, '1.39'));
+    }
+    expect(Buffer.from(renderProviderListBytes([], '1.39')).toString()).toBe('{"resource_providers": []}');
   });
 });

@@ -1,5 +1,12 @@
 import { atLeast, toMicroversion } from '../microversion.js';
-import { entryFits, type Provider, type ProviderStore, SHARING_TRAIT } from '../model/store.js';
+import {
+  type CapacityColumns,
+  columnFits,
+  entryFits,
+  type Provider,
+  type ProviderStore,
+  SHARING_TRAIT,
+} from '../model/store.js';
 import type { AllocationCandidatesRequest, RequestGroup } from '../request.js';
 import {
   byId,
@@ -161,11 +168,28 @@ function evaluate(
   const perGroup = new Map<string, GroupRequest[]>();
   // With a single group every group request is a candidate, so building can stop at the cap.
   const cap = request.groups.length === 1 && !request.sameSubtree.length ? options.hardCap : undefined;
+  // Candidates need every group at one anchor, so after the first group only
+  // providers of the trees anchored so far can matter (sharing providers
+  // aside); later groups skip the rest. Each group is still judged on the
+  // whole store for Placement's "matches nothing anywhere" rule.
+  let allowed: Set<Provider> | undefined;
+  let emptyHere = false;
   for (const group of request.groups) {
-    const reqs = evaluateGroup(store, group, { anchorRoots, sharing, anchorCache, treeAware, cap, budget });
+    const ctx = { anchorRoots, sharing, anchorCache, treeAware, cap, budget, allowed };
+    const reqs = evaluateGroup(store, group, ctx);
+    if (reqs === NONE_AT_THESE_ANCHORS) {
+      emptyHere = true;
+      continue;
+    }
     if (!reqs.length) throw new NoCandidates();
     perGroup.set(group.suffix, reqs);
+    if (!emptyHere) {
+      const anchors = new Set<Provider>();
+      for (const r of reqs) if (!allowed || allowed.has(r.anchor)) anchors.add(r.anchor);
+      allowed = anchors;
+    }
   }
+  if (emptyHere) return EMPTY_RESULT(requested);
 
   let candidates = merge(store, request, perGroup, options.hardCap, budget);
   if (!candidates.length) return EMPTY_RESULT(requested);
@@ -189,23 +213,8 @@ function evaluate(
   const roots = new Set<Provider>();
   for (const c of candidates) for (const p of allocatedProviders(c)) roots.add(p.root);
   const summaries: Provider[] = [];
-  const stack: Provider[] = [];
   for (const root of roots) {
-    stack.push(root);
-    while (stack.length) {
-      const p = stack.pop() as Provider;
-      if (!summaryFilter || summaryFilter(p)) summaries.push(p);
-      if (!p.children.size) continue;
-      // Children go on reversed so the walk is a preorder in creation order
-      // (iterative: a provider chain of any depth cannot overflow the stack).
-      const from = stack.length;
-      for (const c of p.children) stack.push(c);
-      for (let i = from, j = stack.length - 1; i < j; i += 1, j -= 1) {
-        const t = stack[i] as Provider;
-        stack[i] = stack[j] as Provider;
-        stack[j] = t;
-      }
-    }
+    for (const p of store.treeOf(root)) if (!summaryFilter || summaryFilter(p)) summaries.push(p);
   }
   return { candidates, summaries, requestedClasses: requested, total };
 }
@@ -227,8 +236,15 @@ class Budget {
   }
 }
 
+/** A group that has matches, but none at the anchors earlier groups allow. */
+const NONE_AT_THESE_ANCHORS: GroupRequest[] = [];
+/** {@link matchingProviders}' way to say the same. */
+const ELSEWHERE: Provider[] = [];
+
 interface GroupContext {
   budget: Budget;
+  /** The anchors earlier groups can serve; other trees' providers are skipped (undefined: no restriction). */
+  allowed: ReadonlySet<Provider> | undefined;
   /** Stop after this many distinct group requests (single-group queries with a limit). */
   cap: number | undefined;
   anchorRoots: Set<Provider> | undefined;
@@ -285,8 +301,9 @@ function evaluateGroup(store: ProviderStore, group: RequestGroup, ctx: GroupCont
   }
 
   if (suffix === '' && ctx.treeAware) {
-    if (group.requiredTraits.length) {
-      if (!providersWithAnyTrait(store, group.requiredTraits.flat()).size) return [];
+    // Placement first asks whether any provider at all has one of the traits.
+    if (group.requiredTraits.length && !group.requiredTraits.flat().some((t) => store.withTrait(t).size)) {
+      return [];
     }
     return multiProvider(store, group, ctx, inAggs, treeRoot);
   }
@@ -300,9 +317,8 @@ function anyFits(store: ProviderStore, rc: string, amount: number, root: Provide
   return false;
 }
 
-function fits(p: Provider, rc: string, amount: number): boolean {
-  const e = p.capacity.get(rc);
-  return e !== undefined && entryFits(e, amount);
+function fits(p: Provider, column: CapacityColumns | undefined, amount: number): boolean {
+  return columnFits(column, p.id, amount);
 }
 
 function multiProvider(
@@ -314,13 +330,14 @@ function multiProvider(
 ): GroupRequest[] {
   const classes = Object.keys(group.resources);
   const amounts = classes.map((rc) => group.resources[rc] as number);
-  const classIndexes = classes.map((rc) => store.classIndexOf(rc));
+  const columns = classes.map((rc) => store.columnsOf(store.classIndexOf(rc)));
   const memberOf = group.memberOf;
   const positive = memberOf.length > 0;
   const forbiddenAggs = group.forbiddenAggregates;
   const isBad = (p: Provider) => forbiddenAggs.some((a) => p.aggregates.has(a));
   const forbiddenTraits = group.forbiddenTraits;
   const required = group.requiredTraits;
+  const requiredHolders = required.map((set) => set.map((t) => store.withTrait(t)));
   const anchorRoots = ctx.anchorRoots;
 
   // Sharing providers each anchor may borrow from (none under in_tree).
@@ -341,8 +358,6 @@ function multiProvider(
   let distinct = 0;
   const pick: Provider[] = new Array(classes.length);
   const lists: Provider[][] = classes.map(() => []);
-  const tree: Provider[] = [];
-  const stack: Provider[] = [];
   const idx: number[] = new Array(classes.length).fill(0);
   const nClasses = classes.length;
 
@@ -353,25 +368,33 @@ function multiProvider(
     if (anchorRoots && !anchorRoots.has(anchor)) return;
     const anchorIn = positive && members.has(anchor);
     if (forbiddenAggs.length && isBad(anchor)) return;
-    let treeSize = 0;
-    let top = 0;
-    stack[top++] = anchor;
-    while (top > 0) {
-      const q = stack[--top] as Provider;
-      tree[treeSize++] = q;
-      if (q.children.size) for (const c of q.children) stack[top++] = c;
-    }
+    const tree = store.treeOf(anchor);
+    const treeSize = tree.length;
     const borrowed = sharingAt.get(anchor);
     const count = treeSize + (borrowed ? borrowed.length : 0);
+    // A tree where no provider has a trait of some required set gives no
+    // candidate: skip it before looking at capacities (index lookups only).
+    for (const holders of requiredHolders) {
+      let found = false;
+      for (let j = 0; j < count && !found; j += 1) {
+        const p = j < treeSize ? (tree[j] as Provider) : ((borrowed as Provider[])[j - treeSize] as Provider);
+        for (const h of holders) {
+          if (h.has(p)) {
+            found = true;
+            break;
+          }
+        }
+      }
+      if (!found) return;
+    }
     for (let k = 0; k < nClasses; k += 1) {
-      const ci = classIndexes[k] as number;
+      const column = columns[k];
       const amount = amounts[k] as number;
       const list: Provider[] = [];
       lists[k] = list;
       for (let j = 0; j < count; j += 1) {
         const p = j < treeSize ? (tree[j] as Provider) : ((borrowed as Provider[])[j - treeSize] as Provider);
-        const e = p.capacityByIndex[ci];
-        if (e === undefined || !entryFits(e, amount)) continue;
+        if (!columnFits(column, p.id, amount)) continue;
         if (positive && !anchorIn && !members.has(p)) continue;
         if (forbiddenAggs.length && isBad(p)) continue;
         if (forbiddenTraits.length && hasAnyTrait(p, forbiddenTraits)) continue;
@@ -444,13 +467,20 @@ function multiProvider(
   return out;
 }
 
-function singleProvider(
+/**
+ * The providers that can serve a one-provider group, in id order, over the
+ * whole store in Placement's order of filters (an empty answer at any step
+ * is Placement's "matches nothing"); with earlier groups' anchors given, only
+ * providers of those trees and sharing providers are kept
+ * ({@link NONE_AT_THESE_ANCHORS} when others would match).
+ */
+function matchingProviders(
   store: ProviderStore,
   group: RequestGroup,
   ctx: GroupContext,
   inAggs: Set<Provider>,
   treeRoot: Provider | undefined,
-): GroupRequest[] {
+): Provider[] {
   // `filtered` undefined means "no positive filter yet" (Placement's empty set).
   let filtered: Set<Provider> | undefined;
   if (group.requiredTraits.length) {
@@ -483,30 +513,105 @@ function singleProvider(
     return [];
 
   const resources = Object.entries(group.resources);
+  const wanted = resources.map(([rc, n]) => [store.columnsOf(store.classIndexOf(rc)), n] as const);
   let candidates: Provider[];
   const inTree = (p: Provider) => !treeRoot || p.root === treeRoot;
   if (!resources.length) {
     // A resourceless group with no positive filter matches nothing: a Placement quirk kept on purpose.
     if (!filtered?.size) return [];
     candidates = [...filtered].sort(byId);
-  } else if (filtered) {
-    candidates = [...filtered]
-      .filter((p) => inTree(p) && resources.every(([rc, n]) => fits(p, rc, n)))
-      .sort(byId);
   } else {
-    const [[rc0, n0], ...rest] = resources as [[string, number], ...[string, number][]];
+    // Providers outside the allowed anchors only need to show that the group
+    // matches something somewhere: one that fits is enough.
+    const allowed = ctx.allowed;
+    let elsewhere = false;
+    const consider = (p: Provider, fit: () => boolean) => {
+      const outside = allowed !== undefined && !allowed.has(p.root) && !p.traits.has(SHARING_TRAIT);
+      if (outside && elsewhere) return;
+      if (!fit()) return;
+      if (outside) elsewhere = true;
+      else candidates.push(p);
+    };
     candidates = [];
-    for (const e of store.capacityEntries(rc0)) {
-      const p = e.provider;
-      if (!entryFits(e, n0) || !inTree(p) || forbidden.has(p)) continue;
-      if (rest.every(([rc, n]) => fits(p, rc, n))) candidates.push(p);
+    if (filtered) {
+      for (const p of filtered) {
+        if (inTree(p)) consider(p, () => wanted.every(([column, n]) => fits(p, column, n)));
+      }
+      candidates.sort(byId);
+    } else {
+      const [rc0, n0] = resources[0] as [string, number];
+      const rest = wanted.slice(1);
+      for (const e of store.capacityEntries(rc0)) {
+        const p = e.provider;
+        if (!inTree(p) || forbidden.has(p)) continue;
+        consider(p, () => entryFits(e, n0) && rest.every(([column, n]) => fits(p, column, n)));
+      }
     }
+    if (!candidates.length && elsewhere) return ELSEWHERE;
+  }
+  return candidates;
+}
+
+/**
+ * The same providers as {@link matchingProviders}, found by walking the trees
+ * of the allowed anchors (and the sharing providers) instead of the store's
+ * indexes, when those trees are far fewer than the indexed providers.
+ * Undefined when that would not be cheaper; an empty answer says nothing
+ * about the rest of the store.
+ */
+function atAllowedAnchors(
+  store: ProviderStore,
+  group: RequestGroup,
+  ctx: GroupContext,
+  inAggs: Set<Provider>,
+  treeRoot: Provider | undefined,
+): Provider[] | undefined {
+  const allowed = ctx.allowed;
+  const classes = Object.keys(group.resources);
+  if (!allowed || !classes.length) return undefined;
+  const indexed = group.requiredTraits.length
+    ? Math.min(...group.requiredTraits.map((set) => set.reduce((n, t) => n + store.withTrait(t).size, 0)))
+    : group.memberOf.length
+      ? inAggs.size
+      : store.capacityEntries(classes[0] as string).length;
+  if (allowed.size * 4 >= indexed) return undefined;
+  const required = group.requiredTraits.map((set) => set.map((t) => store.withTrait(t)));
+  const forbiddenTraits = group.forbiddenTraits.map((t) => store.withTrait(t));
+  const forbiddenAggs = group.forbiddenAggregates.map((a) => store.inAggregate(a));
+  const wanted = classes.map(
+    (rc) => [store.columnsOf(store.classIndexOf(rc)), group.resources[rc] as number] as const,
+  );
+  const passes = (p: Provider) =>
+    (!treeRoot || p.root === treeRoot) &&
+    required.every((holders) => holders.some((h) => h.has(p))) &&
+    (!group.memberOf.length || inAggs.has(p)) &&
+    !forbiddenAggs.some((m) => m.has(p)) &&
+    !forbiddenTraits.some((h) => h.has(p)) &&
+    wanted.every(([column, n]) => columnFits(column, p.id, n));
+  const found = new Set<Provider>();
+  for (const anchor of allowed) for (const p of store.treeOf(anchor)) if (passes(p)) found.add(p);
+  for (const p of ctx.sharing) if (passes(p)) found.add(p);
+  return [...found].sort(byId);
+}
+
+function singleProvider(
+  store: ProviderStore,
+  group: RequestGroup,
+  ctx: GroupContext,
+  inAggs: Set<Provider>,
+  treeRoot: Provider | undefined,
+): GroupRequest[] {
+  let candidates = atAllowedAnchors(store, group, ctx, inAggs, treeRoot);
+  if (!candidates?.length) {
+    const found = matchingProviders(store, group, ctx, inAggs, treeRoot);
+    if (found === ELSEWHERE) return NONE_AT_THESE_ANCHORS;
+    candidates = found;
   }
   if (!candidates.length) return [];
 
   const out: GroupRequest[] = [];
-  const groupClasses = resources.map(([rc]) => rc);
-  const groupAmounts = resources.map(([, n]) => n);
+  const groupClasses = Object.keys(group.resources);
+  const groupAmounts = groupClasses.map((rc) => group.resources[rc] as number);
   const sameProvider = group.suffix !== '';
   let distinct = 0;
   for (const p of candidates) {

@@ -1,4 +1,4 @@
-import { entryFits, type Provider, type ProviderStore } from '../model/store.js';
+import { columnFits, entryFits, type Provider, type ProviderStore } from '../model/store.js';
 import type { ResourceProvidersRequest } from '../request.js';
 import { byId, evaluationError, firstUnknown } from './common.js';
 
@@ -102,8 +102,9 @@ export function listResourceProviders(store: ProviderStore, request: ResourcePro
     sources.push(...aggSources);
   }
   if (request.forbiddenAggregates.length) {
-    const forbidden = request.forbiddenAggregates;
-    checks.push((p) => !forbidden.some((a) => p.aggregates.has(a)));
+    // The aggregate indexes are small and hot; a provider's own set is one more memory load.
+    const forbidden = request.forbiddenAggregates.map((a) => store.inAggregate(a));
+    checks.push((p) => !forbidden.some((members) => members.has(p)));
   }
   for (const [rc, amount] of Object.entries(request.resources ?? {})) {
     if (!store.hasResourceClass(rc)) {
@@ -114,10 +115,8 @@ export function listResourceProviders(store: ProviderStore, request: ResourcePro
       );
     }
     const entries = store.capacityEntries(rc);
-    const fits = (p: Provider) => {
-      const e = p.capacity.get(rc);
-      return e !== undefined && entryFits(e, amount);
-    };
+    const column = store.columnsOf(store.classIndexOf(rc));
+    const fits = (p: Provider) => columnFits(column, p.id, amount);
     sources.push({
       size: entries.length,
       items: function* () {

@@ -1,7 +1,7 @@
 import type { Microversion } from '@stackspec/core';
 import { atLeast, toMicroversion } from '../microversion.js';
 import { capacityOf, type Provider } from '../model/store.js';
-import { type CandidatesResult, GroupCandidate } from './candidates.js';
+import { type CandidatesResult, GroupCandidate, type GroupRequest } from './candidates.js';
 
 /** A link in Placement's provider representation. */
 export interface ProviderLink {
@@ -135,7 +135,7 @@ interface Fragment {
   text: string;
 }
 const summaryFragments = new WeakMap<Provider, Fragment>();
-const providerFragments = new WeakMap<Provider, Fragment>();
+const providerFragments = new WeakMap<Provider, ProviderFragment>();
 
 function summaryText(p: Provider, v: Microversion, requested: Set<string>): string {
   const all = atLeast(v, 27);
@@ -233,18 +233,20 @@ export function renderCandidatesJson(
   return `${out}}}`;
 }
 
-const quotedNames = new Map<string, string>();
+// Names as JSON string literals, remembered with whether they are plain ASCII.
+const quotedNames = new Map<string, { text: string; ascii: boolean }>();
 /** Set when a name written through {@link quoted} is not plain ASCII. */
 let sawNonAscii = false;
 function quoted(name: string): string {
   let hit = quotedNames.get(name);
   if (hit === undefined) {
-    hit = q(name);
+    const text = q(name);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at NUL on purpose
+    hit = { text, ascii: !/[^\x00-\x7f]/.test(text) };
     if (quotedNames.size < 10_000) quotedNames.set(name, hit);
   }
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at NUL on purpose
-  if (!sawNonAscii && /[^\x00-\x7f]/.test(hit)) sawNonAscii = true;
-  return hit;
+  if (!hit.ascii) sawNonAscii = true;
+  return hit.text;
 }
 
 function amounts(inner: ReadonlyMap<string, number>): string {
@@ -263,18 +265,62 @@ export function renderProviderListJson(
   const prefix = options.prefix ?? '';
   const variant = `${v.minor}|${prefix}`;
   const items: string[] = [];
-  for (const p of providers) {
-    const hit = options.revision !== undefined ? providerFragments.get(p) : undefined;
-    if (hit && hit.revision === options.revision && hit.variant === variant) {
-      items.push(hit.text);
-      continue;
-    }
-    const text = JSON.stringify(renderProvider(p, v, prefix));
-    if (options.revision !== undefined)
-      providerFragments.set(p, { revision: options.revision, variant, text });
-    items.push(text);
-  }
+  for (const p of providers) items.push(providerFragment(p, v, prefix, variant, options.revision).text);
   return `{"resource_providers": [${items.join(', ')}]}`;
+}
+
+interface ProviderFragment {
+  revision: number | undefined;
+  variant: string;
+  text: string;
+  bytes?: Buffer;
+}
+
+function providerFragment(
+  p: Provider,
+  v: Microversion,
+  prefix: string,
+  variant: string,
+  revision: number | undefined,
+): ProviderFragment {
+  const hit = revision !== undefined ? providerFragments.get(p) : undefined;
+  if (hit && hit.revision === revision && hit.variant === variant) return hit;
+  const fragment = { revision, variant, text: JSON.stringify(renderProvider(p, v, prefix)) };
+  if (revision !== undefined) providerFragments.set(p, fragment);
+  return fragment;
+}
+
+/**
+ * The body of {@link renderProviderListJson} as UTF-8 bytes (what the HTTP
+ * service sends): each provider's JSON is kept as bytes while the store's
+ * revision is unchanged and copied once into the body.
+ */
+export function renderProviderListBytes(
+  providers: readonly Provider[],
+  microversion: Microversion | string,
+  options: RenderTextOptions = {},
+): Uint8Array {
+  const v = toMicroversion(microversion);
+  const prefix = options.prefix ?? '';
+  const variant = `${v.minor}|${prefix}`;
+  // Each fragment is kept with its leading separator; the first skips it.
+  const parts: Buffer[] = [];
+  let size = 0;
+  for (const p of providers) {
+    const f = providerFragment(p, v, prefix, variant, options.revision);
+    f.bytes ??= Buffer.from(`, ${f.text}`);
+    parts.push(f.bytes);
+    size += f.bytes.length;
+  }
+  const head = '{"resource_providers": [';
+  const out = Buffer.allocUnsafe(head.length + size + 2);
+  let at = out.write(head, 0, 'latin1');
+  for (let i = 0; i < parts.length; i += 1) {
+    const part = parts[i] as Buffer;
+    at += part.copy(out, at, i ? 0 : 2);
+  }
+  at += out.write(']}', at, 'latin1');
+  return out.subarray(0, at);
 }
 
 class ByteWriter {
@@ -304,6 +350,39 @@ class ByteWriter {
   }
 }
 
+interface GroupFragments {
+  /** `"VCPU": 1` per class of the group request. */
+  classes: string[];
+  /** `, "mappings": {"<suffix>": [` */
+  mappings: string;
+  /** Whether every name is plain ASCII (see {@link sawNonAscii}). */
+  ascii: boolean;
+}
+// Group requests of one group share their classes and amounts arrays, so
+// their fragments are written once per group (keyed by those arrays).
+const groupFragments = new WeakMap<
+  readonly string[],
+  { amounts: readonly number[]; frags: GroupFragments }
+>();
+function fragmentsOf(r: GroupRequest): GroupFragments {
+  const hit = groupFragments.get(r.classes);
+  if (hit && hit.amounts === r.amounts) {
+    if (!hit.frags.ascii) sawNonAscii = true;
+    return hit.frags;
+  }
+  const before = sawNonAscii;
+  sawNonAscii = false;
+  const frags = {
+    classes: r.classes.map((rc, k) => `${quoted(rc)}: ${r.amounts[k]}`),
+    mappings: `, "mappings": {${quoted(r.suffix)}: [`,
+    ascii: true,
+  };
+  frags.ascii = !sawNonAscii;
+  sawNonAscii ||= before;
+  groupFragments.set(r.classes, { amounts: r.amounts, frags });
+  return frags;
+}
+
 const summaryBytes = new WeakMap<Provider, { revision: number; variant: string; bytes: Buffer }>();
 
 /**
@@ -331,28 +410,23 @@ export function renderCandidatesBytes(
     let s = first ? '{"allocations": {' : ', {"allocations": {';
     first = false;
     if (c instanceof GroupCandidate) {
-      const { picks, classes, amounts: counts } = c.request;
-      // Group the picks by provider, keeping first-appearance order.
+      const { picks, providers } = c.request;
+      const frags = fragmentsOf(c.request);
+      // The picks grouped by provider, in first-appearance order.
       for (let i = 0; i < picks.length; i += 1) {
         const p = picks[i] as Provider;
         let seenBefore = false;
         for (let j = 0; j < i; j += 1) if (picks[j] === p) seenBefore = true;
         if (seenBefore) continue;
-        s += `${i ? ', ' : ''}${p.uuidJson}: {"resources": {`;
-        let firstRc = true;
-        for (let j = i; j < picks.length; j += 1) {
-          if (picks[j] !== p) continue;
-          s += `${firstRc ? '' : ', '}${quoted(classes[j] as string)}: ${counts[j]}`;
-          firstRc = false;
-        }
+        s += `${i ? ', ' : ''}${p.uuidJson}: {"resources": {${frags.classes[i]}`;
+        for (let j = i + 1; j < picks.length; j += 1) if (picks[j] === p) s += `, ${frags.classes[j]}`;
         s += '}}';
       }
       s += '}';
       if (mappings) {
-        s += `, "mappings": {${quoted(c.request.suffix)}: [`;
-        const providers = c.request.providers;
+        s += frags.mappings;
         for (let i = 0; i < providers.length; i += 1)
-          s += `${i ? ', ' : ''}${(providers[i] as Provider).uuidJson}`;
+          s += i ? `, ${(providers[i] as Provider).uuidJson}` : (providers[i] as Provider).uuidJson;
         s += ']}';
       }
     } else {

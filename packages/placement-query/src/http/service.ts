@@ -11,7 +11,7 @@ import {
 } from '@stackspec/core';
 import { findAllocationCandidates } from '../engine/candidates.js';
 import { listResourceProviders } from '../engine/providers.js';
-import { renderCandidatesBytes, renderProvider, renderProviderListJson } from '../engine/render.js';
+import { renderCandidatesBytes, renderProvider, renderProviderListBytes } from '../engine/render.js';
 import { PLACEMENT_ERROR_CODES } from '../errors.js';
 import { atLeast, MAX_MICROVERSION, MIN_MICROVERSION, negotiatePlacementVersion } from '../microversion.js';
 import {
@@ -266,7 +266,10 @@ function listProviders(ctx: Ctx): ResponseParts {
   return {
     status: 200,
     cache: true,
-    raw: renderProviderListJson(providers, ctx.version, { revision: ctx.store.revision, prefix: ctx.prefix }),
+    raw: renderProviderListBytes(providers, ctx.version, {
+      revision: ctx.store.revision,
+      prefix: ctx.prefix,
+    }),
   };
 }
 
@@ -1076,9 +1079,15 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
         headers['last-modified'] = httpDate(ctx.now);
       }
       if (out.raw !== undefined) {
-        return new Response(out.raw, {
+        return new Response(largeBody(out.raw), {
           status: out.status,
-          headers: { ...headers, 'content-type': 'application/json' },
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'content-length': String(
+              typeof out.raw === 'string' ? Buffer.byteLength(out.raw) : out.raw.byteLength,
+            ),
+          },
         });
       }
       if (out.body === undefined) return new Response(null, { status: out.status, headers });
@@ -1106,6 +1115,21 @@ function wsgiPath(path: string): string {
   return path.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) =>
     String.fromCharCode(Number.parseInt(hex, 16)),
   );
+}
+
+/**
+ * A large byte body as a one-chunk stream: a `Response` copies a byte array
+ * it is given, which costs more than the stream for bodies of a few hundred
+ * kilobytes (candidate lists); text and small bodies go as they are.
+ */
+function largeBody(raw: string | Uint8Array): string | Uint8Array | ReadableStream<Uint8Array> {
+  if (typeof raw === 'string' || raw.byteLength < 64 * 1024) return raw;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(raw);
+      controller.close();
+    },
+  });
 }
 
 function json(status: number, body: unknown, headers: Record<string, string>): Response {

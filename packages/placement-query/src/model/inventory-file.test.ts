@@ -186,7 +186,9 @@ describe('resolveInventory and applyInventory', () => {
 
   it('reports unresolved references without a document, pointing at their path', () => {
     const r = resolveInventory(
-      InventoryFileSchema.parse({ providers: [{ name: 'a', parent: 'nobody', traits: ['HW_CPU_X86_AVXX'] }] }),
+      InventoryFileSchema.parse({
+        providers: [{ name: 'a', parent: 'nobody', traits: ['HW_CPU_X86_AVXX'] }],
+      }),
       createProviderStore(),
     );
     expect(r.ok).toBe(false);
@@ -206,5 +208,15 @@ describe('resolveInventory and applyInventory', () => {
     }
     expect(isStackspecError(caught)).toBe(true);
     expect(caught).toMatchObject({ status: 409, code: 'placement.duplicate_name' });
+  });
+});
+
+describe('inventory size limit', () => {
+  it('refuses a file over maxBytes with a located error, and reads it under a raised limit', () => {
+    const text = 'providers:\n  - name: a\n  - name: b\n';
+    const small = safeLoadInventory(text, { filename: 'cloud.yaml', maxBytes: 10 });
+    expect(small.ok).toBe(false);
+    expect(small.diagnostics[0]).toMatchObject({ code: 'yaml/too-large', file: 'cloud.yaml' });
+    expect(safeLoadInventory(text, { maxBytes: 1024 }).ok).toBe(true);
   });
 });

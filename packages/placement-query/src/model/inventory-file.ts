@@ -144,6 +144,8 @@ export function uuidFromName(name: string, namespace = NAMESPACE): string {
 export interface LoadInventoryOptions extends ProviderStoreOptions {
   /** Shown in diagnostics; `.json` files are read as JSON. */
   filename?: string;
+  /** Largest file accepted, in bytes (default: core's document limit, 10 MiB); a 100k-node cloud is ~50 MB. */
+  maxBytes?: number;
 }
 
 /** Outcome of {@link safeLoadInventory}. */
@@ -159,7 +161,10 @@ export type LoadInventoryResult =
  * usages beyond capacity.
  */
 export function safeLoadInventory(text: string, options: LoadInventoryOptions = {}): LoadInventoryResult {
-  const parsed = safeParseDocument(text, options.filename ? { filename: options.filename } : {});
+  const parsed = safeParseDocument(text, {
+    ...(options.filename ? { filename: options.filename } : {}),
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+  });
   if (!parsed.ok) return { ok: false, diagnostics: parsed.diagnostics };
   const doc = parsed.document;
   const checked = validateWithSchema(InventoryFileSchema, doc, { area: 'inventory' });

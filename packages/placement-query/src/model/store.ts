@@ -71,7 +71,10 @@ export interface Provider {
   readonly aggregates: Set<string>;
   /** Inventory with usage per class, for fast capacity checks. */
   readonly capacity: Map<string, CapacityEntry>;
-  /** The same entries indexed by {@link ProviderStore.classIndexOf}, for the hottest loops. */
+  /**
+   * The same entries indexed by {@link ProviderStore.classIndexOf}, for the
+   * hottest loops; shorter than the number of classes (check the length).
+   */
   readonly capacityByIndex: (CapacityEntry | undefined)[];
   createdAt: Date;
   updatedAt: Date;
@@ -89,6 +92,31 @@ export interface CapacityEntry {
   minUnit: number;
   maxUnit: number;
   stepSize: number;
+}
+
+/**
+ * One resource class's capacity for every provider, by provider id, in flat
+ * arrays: scans and probes touch a few contiguous arrays instead of
+ * scattered objects. `limit` is NaN where the provider has no inventory of
+ * the class.
+ */
+export interface CapacityColumns {
+  limit: Float64Array;
+  used: Float64Array;
+  minUnit: Int32Array;
+  maxUnit: Int32Array;
+  stepSize: Int32Array;
+}
+
+/** Whether provider `id` can give `amount` more of the class (the same test as {@link entryFits}). */
+export function columnFits(c: CapacityColumns | undefined, id: number, amount: number): boolean {
+  if (c === undefined || id >= c.limit.length) return false;
+  return (
+    (c.used[id] as number) + amount <= (c.limit[id] as number) &&
+    (c.minUnit[id] as number) <= amount &&
+    (c.maxUnit[id] as number) >= amount &&
+    amount % (c.stepSize[id] as number) === 0
+  );
 }
 
 /** Whether an entry can give `amount` more (Placement's capacity filter). */
@@ -162,12 +190,15 @@ export class ProviderStore {
   readonly #entries = new Map<string, Map<Provider, CapacityEntry>>();
   readonly #entryLists = new Map<string, CapacityEntry[]>();
   readonly #classNumbers = new Map<string, number>();
+  readonly #columns: (CapacityColumns | undefined)[] = [];
   readonly #consumers = new Map<string, Consumer>();
   readonly #traits = new Map<string, Date>();
   readonly #classes = new Map<string, Date>();
   readonly #standardTraits: ReadonlySet<string>;
   #nextId = 1;
   #nested = 0;
+  /** Each root's providers in preorder, built on demand; emptied when any tree changes. */
+  readonly #trees = new Map<Provider, readonly Provider[]>();
   #revision = 0;
 
   constructor(options: ProviderStoreOptions = {}) {
@@ -196,6 +227,28 @@ export class ProviderStore {
   /** True when any provider has a parent (Placement then takes its tree-aware paths). */
   get hasTrees(): boolean {
     return this.#nested > 0;
+  }
+
+  /**
+   * Every provider of the tree rooted at `root` (itself first), in preorder
+   * with children in creation order. Cached until a provider is created,
+   * deleted or moved (no copy; do not change it).
+   */
+  treeOf(root: Provider): readonly Provider[] {
+    let members = this.#trees.get(root);
+    if (!members) {
+      const out: Provider[] = [];
+      const stack: Provider[] = [root];
+      // Iterative, so a chain of any depth cannot overflow the stack.
+      while (stack.length) {
+        const p = stack.pop() as Provider;
+        out.push(p);
+        if (p.children.size) stack.push(...[...p.children].reverse());
+      }
+      members = out;
+      this.#trees.set(root, members);
+    }
+    return members;
   }
 
   /** The provider with this uuid (exact spelling), if any. */
@@ -253,13 +306,57 @@ export class ProviderStore {
     return n;
   }
 
+  /** The capacity columns of a class (by {@link classIndexOf}), if any provider ever had it. */
+  columnsOf(classIndex: number): CapacityColumns | undefined {
+    return this.#columns[classIndex];
+  }
+
+  #column(classIndex: number, id: number): CapacityColumns {
+    let c = this.#columns[classIndex];
+    if (!c || id >= c.limit.length) {
+      const size = Math.max(64, id + 1, (c?.limit.length ?? 0) * 2);
+      const grow = <T extends Float64Array | Int32Array>(old: T | undefined, make: (n: number) => T): T => {
+        const next = make(size);
+        if (old) next.set(old);
+        return next;
+      };
+      const limit = grow(c?.limit, (n) => new Float64Array(n));
+      limit.fill(Number.NaN, c?.limit.length ?? 0);
+      c = {
+        limit,
+        used: grow(c?.used, (n) => new Float64Array(n)),
+        minUnit: grow(c?.minUnit, (n) => new Int32Array(n)),
+        maxUnit: grow(c?.maxUnit, (n) => new Int32Array(n)),
+        stepSize: grow(c?.stepSize, (n) => new Int32Array(n)),
+      };
+      while (this.#columns.length < classIndex) this.#columns.push(undefined);
+      this.#columns[classIndex] = c;
+    }
+    return c;
+  }
+
+  #writeColumn(p: Provider, classIndex: number, e: CapacityEntry | undefined): void {
+    if (!e) {
+      const c = this.#columns[classIndex];
+      if (c && p.id < c.limit.length) c.limit[p.id] = Number.NaN;
+      return;
+    }
+    const c = this.#column(classIndex, p.id);
+    c.limit[p.id] = e.limit;
+    c.used[p.id] = e.used;
+    c.minUnit[p.id] = e.minUnit;
+    c.maxUnit[p.id] = e.maxUnit;
+    c.stepSize[p.id] = e.stepSize;
+  }
+
   #setEntry(p: Provider, rc: string, inv: Inventory | undefined): void {
     const index = this.classIndexOf(rc);
     let byProvider = this.#entries.get(rc);
     if (!inv) {
       p.capacity.delete(rc);
-      p.capacityByIndex[index] = undefined;
+      if (index < p.capacityByIndex.length) p.capacityByIndex[index] = undefined;
       if (byProvider?.delete(p)) this.#entryLists.delete(rc);
+      this.#writeColumn(p, index, undefined);
       return;
     }
     if (!byProvider) {
@@ -279,15 +376,18 @@ export class ProviderStore {
       const entry = { provider: p, ...fields };
       byProvider.set(p, entry);
       p.capacity.set(rc, entry);
-      p.capacityByIndex[index] = entry;
+      setDense(p.capacityByIndex, index, entry);
       this.#entryLists.delete(rc);
     }
+    this.#writeColumn(p, index, byProvider.get(p));
   }
 
   #syncUsage(p: Provider): void {
     for (const rc of p.inventories.keys()) {
       const e = this.#entries.get(rc)?.get(p);
-      if (e) e.used = p.usages.get(rc) ?? 0;
+      if (!e) continue;
+      e.used = p.usages.get(rc) ?? 0;
+      this.#writeColumn(p, this.classIndexOf(rc), e);
     }
   }
 
@@ -417,10 +517,14 @@ export class ProviderStore {
     rename(this.#entries);
     this.#entryLists.clear();
     for (const p of this.#byUuid.values()) {
+      const moved = p.capacity.get(from);
+      this.#writeColumn(p, this.classIndexOf(from), undefined);
+      if (moved) this.#writeColumn(p, this.classIndexOf(to), moved);
       rename(p.capacity);
       const e = p.capacity.get(to);
-      p.capacityByIndex[this.classIndexOf(from)] = undefined;
-      if (e) p.capacityByIndex[this.classIndexOf(to)] = e;
+      const fromIndex = this.classIndexOf(from);
+      if (fromIndex < p.capacityByIndex.length) p.capacityByIndex[fromIndex] = undefined;
+      if (e) setDense(p.capacityByIndex, this.classIndexOf(to), e);
     }
     for (const p of this.#byUuid.values()) {
       rename(p.inventories);
@@ -518,6 +622,7 @@ export class ProviderStore {
     if (parent) {
       parent.children.add(provider);
       this.#nested += 1;
+      this.#trees.delete(provider.root);
     }
     this.#byUuid.set(uuid, provider);
     this.#byName.set(name, provider);
@@ -574,6 +679,7 @@ export class ProviderStore {
       this.#byName.set(p.name, p);
     }
     if (newParent !== null) {
+      this.#trees.clear();
       if (p.parent) {
         p.parent.children.delete(p);
         this.#nested -= 1;
@@ -632,6 +738,7 @@ export class ProviderStore {
     }
     for (const t of p.traits) this.#unindex(this.#traitIndex, t, p);
     for (const a of p.aggregates) this.#unindex(this.#aggregateIndex, a, p);
+    this.#trees.delete(p.root);
     if (p.parent) {
       p.parent.children.delete(p);
       this.#nested -= 1;
@@ -856,6 +963,12 @@ export class ProviderStore {
 }
 
 const EMPTY: ReadonlySet<Provider> = new Set();
+
+// Filled without holes, so reads stay on V8's fast path (readers check the length).
+function setDense<T>(list: (T | undefined)[], index: number, value: T): void {
+  while (list.length < index) list.push(undefined);
+  list[index] = value;
+}
 
 /**
  * An empty in-memory Placement: the standard traits of the chosen os-traits
