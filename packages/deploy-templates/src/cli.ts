@@ -595,7 +595,11 @@ export async function runBaremetalCli(
             ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
           });
         } catch (e) {
-          // The store is opened before listening: an unreachable database or a taken port ends here.
+          // Nothing could listen (a taken port, a bad host): core's usage error names host and port
+          // and carries a hint, and runCli prints it and exits 2. serveDeployTemplates has closed
+          // the store already.
+          if (isStackspecError(e) && e.kind === 'usage') throw e;
+          // The store is opened before listening: an unreachable database ends here.
           const code = (e as { code?: unknown }).code;
           if (!isStackspecError(e) && typeof code !== 'string') throw e;
           io.stderr.write(`Cannot serve on ${o.host}:${port} (store: ${where}): ${describeError(e)}\n`);

@@ -94,7 +94,7 @@ describe('validateDeployTemplate', () => {
       {
         code: 'deploy-templates/invalid-type',
         path: '/steps/0/args',
-        message: "'args' must be a mapping (an object), but it is an array.",
+        message: "'args' must be a mapping, but it is a list.",
       },
       {
         code: 'deploy-templates/invalid-type',
@@ -108,6 +108,18 @@ describe('validateDeployTemplate', () => {
       },
     ]);
     expect(r.diagnostics[1]?.hint).toMatch(/as a number, such as 10/);
+  });
+
+  it('quotes a bad priority when it is a scalar and names its type otherwise', () => {
+    const said = (priority: unknown) =>
+      validateDeployTemplate({ name: 'CUSTOM_A', steps: [{ ...step, priority }] }).diagnostics[0]?.message;
+    const rule = "'priority' must be an integer of 0 or more, or a string of digits, but it is";
+    expect(said([10])).toBe(`${rule} a list.`);
+    expect(said({ value: 10 })).toBe(`${rule} a mapping.`);
+    expect(said(null)).toBe(`${rule} null.`);
+    expect(said(true)).toBe(`${rule} true.`);
+    expect(said(1.5)).toBe(`${rule} 1.5.`);
+    expect(said(Number.NaN)).toBe(`${rule} NaN (not a number).`);
   });
 
   it('refuses what the database could not store, at the line of the value', () => {

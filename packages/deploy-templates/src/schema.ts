@@ -2,6 +2,7 @@ import {
   createDiagnostic,
   DEFAULT_MAX_DEPTH,
   type Diagnostic,
+  describeType,
   didYouMean,
   isTraitName,
   isUuidLike,
@@ -298,9 +299,9 @@ export function validateDeployTemplate(
 }
 
 /**
- * Rewords two of zod's messages for people: a priority of the wrong type
- * says what a priority may be, and `record` becomes "a mapping".
- * `value` is what was validated, to quote the bad priority.
+ * Rewords zod's message for a priority of the wrong type so that it says
+ * what a priority may be and quotes the value found. `value` is what was
+ * validated.
  */
 export function clarifyDiagnostics(diagnostics: readonly Diagnostic[], value: unknown): Diagnostic[] {
   return diagnostics.map((d) => {
@@ -310,9 +311,6 @@ export function clarifyDiagnostics(diagnostics: readonly Diagnostic[], value: un
         message: `'priority' must be an integer of 0 or more, or a string of digits, but it is ${showValue(valueAt(value, d.path))}.`,
         hint: 'Write the priority as a number, such as 10; 0 disables the step.',
       };
-    }
-    if (d.code === 'deploy-templates/invalid-type' && / must be record,/.test(d.message)) {
-      return { ...d, message: d.message.replace(' must be record,', ' must be a mapping (an object),') };
     }
     return d;
   });
@@ -337,12 +335,11 @@ function valueAt(root: unknown, pointer: string): unknown {
   return v;
 }
 
+/** A scalar as written (a string quoted), anything else by its type in a document's words ('a list'). */
 function showValue(v: unknown): string {
   if (typeof v === 'string') return pyRepr(v);
-  if (v === null || v === undefined) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return 'a mapping';
-  return String(v);
+  if (typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) return String(v);
+  return describeType(v);
 }
 
 function isDocument(value: unknown): value is SourceDocument {

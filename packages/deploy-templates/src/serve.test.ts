@@ -43,13 +43,20 @@ describe('serveDeployTemplates', () => {
     expect(state.closed).toBe(1);
   });
 
-  it('closes the store when the port is taken', async () => {
+  it("closes the store when the port is taken, and rejects with core's located usage error", async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
     const { store, state } = watched();
     try {
-      await expect(serveDeployTemplates({ port, store })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+      const error = await serveDeployTemplates({ port, store }).catch((e: unknown) => e);
+      expect(isStackspecError(error)).toBe(true);
+      expect(error).toMatchObject({
+        code: 'serve/address-in-use',
+        message: `Port ${port} on 127.0.0.1 is already in use.`,
+        cause: { code: 'EADDRINUSE' },
+      });
+      expect((error as { diagnostics: { hint?: string }[] }).diagnostics[0]?.hint).toMatch(/--port 0/);
       expect(state.closed).toBe(1);
     } finally {
       taken.close();

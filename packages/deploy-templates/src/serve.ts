@@ -16,8 +16,11 @@ export interface DeployTemplatesServer extends RunningServer {}
  * Serves the deploy template API over HTTP with Node's `http` module. The
  * store is opened (and migrated) before the port is bound, so a database
  * that cannot be reached fails here, with the store's error, instead of
- * answering every request with a 500. When it fails (or the port is
- * taken) the store is closed again and the error rethrown.
+ * answering every request with a 500. When that fails, or nothing can
+ * listen on the host and port, the store is closed again and the error
+ * rethrown: for listening, core's `UsageError` (`serve/address-in-use` for
+ * a port that is taken, `serve/bad-port`, `serve/bad-host`…) with a hint
+ * and Node's error as its `cause`.
  *
  * @example
  * const server = await serveDeployTemplates({ port: 0, store: createPgliteStore() });

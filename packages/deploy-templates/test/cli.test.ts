@@ -455,13 +455,26 @@ describe('stackspec-baremetal serve', () => {
     );
   });
 
-  it('exits 1 with the reason when the port is taken', async () => {
+  it("exits 2 with core's message and hint when the port is taken", async () => {
     const fake = io();
     const port = new URL(server.url).port;
-    expect(await runBaremetalCli(['serve', '--port', port], fake)).toBe(1);
-    expect(fake.err()).toContain(
-      `Cannot serve on 127.0.0.1:${port} (store: PGlite in memory): listen EADDRINUSE`,
+    const listening: string[] = [];
+    const code = await runBaremetalCli(['serve', '--port', port], fake, {
+      onListening: (url) => listening.push(url),
+    });
+    expect(code).toBe(2);
+    expect(listening).toEqual([]);
+    expect(fake.err()).toBe(
+      `error: Port ${port} on 127.0.0.1 is already in use.\nhint: Pick another --port, or --port 0 for a free one.\n`,
     );
+  });
+
+  it("exits 2 with core's message when the host is not this machine's", async () => {
+    const fake = io();
+    // 192.0.2.0/24 is reserved for documentation: no machine has it.
+    expect(await runBaremetalCli(['serve', '--host', '192.0.2.1', '--port', '0'], fake)).toBe(2);
+    expect(fake.err()).toMatch(/^error: Cannot listen on 192\.0\.2\.1:0: 192\.0\.2\.1 is not an address/);
+    expect(fake.err()).toMatch(/\nhint: Pick another --host/);
   });
 });
 
