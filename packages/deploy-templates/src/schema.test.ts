@@ -180,6 +180,20 @@ describe('findUnstorable and stepNameProblem', () => {
     expect(findUnstorable([v])?.path).toHaveLength(MAX_NESTING);
   });
 
+  it('reports the first problem in document order, and ends on a cycle', () => {
+    expect(findUnstorable({ a: { b: Number.POSITIVE_INFINITY }, c: Number.NaN })).toEqual({
+      code: 'deploy-templates/number-too-large',
+      path: ['a', 'b'],
+      message: 'holds a number too large to represent; numbers must be finite.',
+    });
+    const cycle: Record<string, unknown> = { steps: [] };
+    cycle.self = cycle;
+    expect(findUnstorable(cycle)).toMatchObject({
+      code: 'deploy-templates/too-deep',
+      message: 'nests objects and lists deeper than 200 levels.',
+    });
+  });
+
   it('measures step names in characters and refuses NUL and unpaired surrogates', () => {
     expect(stepNameProblem('😀'.repeat(255))).toBeUndefined();
     expect(stepNameProblem('x'.repeat(256))?.code).toBe('deploy-templates/step-name-too-long');

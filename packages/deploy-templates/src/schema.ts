@@ -4,9 +4,11 @@ import {
   type Diagnostic,
   describeType,
   didYouMean,
+  findJsonValueProblem,
   isTraitName,
   isUuidLike,
   MAX_TRAIT_LENGTH,
+  type PathSegment,
   parseJsonPointer,
   pyRepr,
   type SchemaResult,
@@ -36,41 +38,34 @@ export interface StorageProblem {
   /** `deploy-templates/too-deep` or `deploy-templates/number-too-large`. */
   code: string;
   /** Where, as a path below the value. */
-  path: (string | number)[];
+  path: PathSegment[];
   /** What is wrong, as the end of a sentence ("nests … deeper than 200 levels."). */
   message: string;
 }
 
 /**
- * The first part of a value no store can keep as written, or `undefined`:
- * nesting deeper than {@link MAX_NESTING} (Ironic itself fails with a 500
- * somewhat below 1000 levels) or a number JSON cannot carry (`1e400` parses
- * as Infinity; Ironic would echo `Infinity`, which is not JSON). Iterative,
- * so any depth ends here; it stops at the first problem.
+ * The first part of a value no store can keep as written, in document
+ * order, or `undefined`: nesting deeper than {@link MAX_NESTING} (Ironic
+ * itself fails with a 500 somewhat below 1000 levels) or a number JSON
+ * cannot carry (`1e400` parses as Infinity; Ironic would echo `Infinity`,
+ * which is not JSON). Core's `findJsonValueProblem` walks the value (without
+ * recursion, so any depth ends here); this names what it finds in the
+ * package's codes.
  */
 export function findUnstorable(value: unknown): StorageProblem | undefined {
-  const stack: [unknown, (string | number)[]][] = [[value, []]];
-  while (stack.length) {
-    const [v, path] = stack.pop() as [unknown, (string | number)[]];
-    if (typeof v === 'number' && !Number.isFinite(v)) {
-      return {
+  const problem = findJsonValueProblem(value, { maxDepth: MAX_NESTING });
+  if (!problem) return undefined;
+  return problem.kind === 'not-finite'
+    ? {
         code: 'deploy-templates/number-too-large',
-        path,
+        path: problem.path,
         message: 'holds a number too large to represent; numbers must be finite.',
-      };
-    }
-    if (v === null || typeof v !== 'object') continue;
-    if (path.length >= MAX_NESTING) {
-      return {
+      }
+    : {
         code: 'deploy-templates/too-deep',
-        path,
+        path: problem.path,
         message: `nests objects and lists deeper than ${MAX_NESTING} levels.`,
       };
-    }
-    const entries: [string | number, unknown][] = Array.isArray(v) ? [...v.entries()] : Object.entries(v);
-    for (const [key, child] of entries) stack.push([child, [...path, key]]);
-  }
-  return undefined;
 }
 
 // Unpaired surrogates, which, like NUL, a PostgreSQL text column cannot hold.
