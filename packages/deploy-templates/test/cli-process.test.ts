@@ -1,72 +1,67 @@
 // `stackspec-baremetal` run as a user runs it: a separate process, real
-// streams, signals and exit codes. CI builds first and sets
-// STACKSPEC_REQUIRE_BUILT=1, so the built bin runs there; elsewhere the same
-// entry point runs from source, since a local dist may be stale.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// streams, signals and exit codes (built in CI, from source elsewhere: see
+// test-support/bin.ts).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binArgs, binEnv, runBin, USE_BUILT } from '../../../test-support/bin.js';
 
-const PKG = join(import.meta.dirname, '..');
-const BUILT = join(PKG, 'dist/bin/stackspec-baremetal.js');
-const useBuilt = process.env.STACKSPEC_REQUIRE_BUILT === '1';
-// tsx's loader by absolute URL: the process runs in a temporary folder.
-const TSX_LOADER = pathToFileURL(
-  join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/loader.mjs'),
-).href;
-const ENTRY = useBuilt
-  ? [BUILT]
-  : ['--conditions=@stackspec/source', '--import', TSX_LOADER, join(PKG, 'src/bin/stackspec-baremetal.ts')];
-const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', OS_ENDPOINT: '', STACKSPEC_DATABASE_URL: '' };
+// Settings from the caller's shell would point the command elsewhere.
+const ENV = {
+  OS_ENDPOINT: undefined,
+  OS_AUTH_TYPE: undefined,
+  OS_TOKEN: undefined,
+  OS_BAREMETAL_API_VERSION: undefined,
+  STACKSPEC_DATABASE_URL: undefined,
+  STACKSPEC_DATA_DIR: undefined,
+};
 const STEPS = '[{"interface": "raid", "step": "create_configuration", "args": {}, "priority": 10}]';
 
 let cwd: string;
 beforeAll(() => {
-  if (useBuilt && !existsSync(BUILT)) {
-    throw new Error(`STACKSPEC_REQUIRE_BUILT is set but ${BUILT} is missing; run pnpm build first`);
-  }
   cwd = mkdtempSync(join(tmpdir(), 'dt-process-'));
 });
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-function baremetal(args: string[]) {
-  const r = spawnSync(process.execPath, [...ENTRY, ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: ENV,
-    timeout: 120_000,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+async function baremetal(args: string[]) {
+  const r = await runBin('stackspec-baremetal', args, { cwd, env: ENV });
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
-describe(`stackspec-baremetal as a process (${useBuilt ? 'built' : 'from source'})`, () => {
-  it('prints its help and exits 0', () => {
-    const help = baremetal(['--help']);
+describe(`stackspec-baremetal as a process (${USE_BUILT ? 'built' : 'from source'})`, () => {
+  it('prints its help and exits 0', async () => {
+    const help = await baremetal(['--help']);
     expect(help.code).toBe(0);
     expect(help.out).toContain('serve');
     expect(help.out).toContain('deploy');
   });
 
-  it('keeps templates in a data directory and exits 2 on a bad command line', () => {
+  it('keeps templates in a data directory and exits 2 on a bad command line', async () => {
     expect(
-      baremetal(['--data-dir', 'db', 'deploy', 'template', 'create', 'CUSTOM_P', '--steps', STEPS]).code,
+      (await baremetal(['--data-dir', 'db', 'deploy', 'template', 'create', 'CUSTOM_P', '--steps', STEPS]))
+        .code,
     ).toBe(0);
-    const listed = baremetal(['--data-dir', 'db', 'deploy', 'template', 'list', '-f', 'json']);
+    const listed = await baremetal(['--data-dir', 'db', 'deploy', 'template', 'list', '-f', 'json']);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.out)).toEqual([{ UUID: expect.any(String), Name: 'CUSTOM_P' }]);
-    const nowhere = baremetal(['deploy', 'template', 'list']);
+    const nowhere = await baremetal(['deploy', 'template', 'list']);
     expect(nowhere.code).toBe(2);
     expect(nowhere.err).toContain('Say where the templates are');
   });
 
   it('serves until SIGTERM, then exits 0', async () => {
-    const child: ChildProcess = spawn(process.execPath, [...ENTRY, 'serve', '--port', '0'], {
-      cwd,
-      env: ENV,
-    });
+    // Started by hand rather than with runBin: this process stops it with a signal.
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [...binArgs('stackspec-baremetal'), 'serve', '--port', '0'],
+      {
+        cwd,
+        env: binEnv(ENV),
+      },
+    );
     let err = '';
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     const url = await new Promise<string>((resolve, reject) => {
@@ -89,9 +84,30 @@ describe(`stackspec-baremetal as a process (${useBuilt ? 'built' : 'from source'
     expect(await exited).toBe(0);
   });
 
-  it('exits 1 at once when the database cannot be reached', () => {
-    const r = baremetal(['--database-url', 'postgres://postgres@127.0.0.1:9/none', 'serve', '--port', '0']);
+  it('exits 1 at once when the database cannot be reached', async () => {
+    const r = await baremetal([
+      '--database-url',
+      'postgres://postgres@127.0.0.1:9/none',
+      'serve',
+      '--port',
+      '0',
+    ]);
     expect(r.code).toBe(1);
     expect(r.err).toContain('Cannot serve on 127.0.0.1:0 (store: PostgreSQL)');
+  });
+
+  it('exits 2 with a hint when the port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const r = await baremetal(['serve', '--port', String(port)]);
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(
+        `error: Port ${port} on 127.0.0.1 is already in use.\nhint: Pick another --port, or --port 0 for a free one.\n`,
+      );
+    } finally {
+      taken.close();
+    }
   });
 });
