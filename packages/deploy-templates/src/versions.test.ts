@@ -47,6 +47,48 @@ describe('negotiateVersion', () => {
     });
   });
 
+  it('reads both headers as microversion_parse does in the newest profile, and only its own in 21.4', () => {
+    const old = ironicProfile('21.4');
+    const v = (minor: number) => ({ ok: true, version: { major: 1, minor } });
+    const invalid = {
+      ok: false,
+      withRange: false,
+      message: 'Invalid value for X-OpenStack-Ironic-API-Version header',
+    };
+    const both = new Headers({
+      'OpenStack-API-Version': 'baremetal 1.70',
+      'X-OpenStack-Ironic-API-Version': '1.60',
+    });
+    expect(negotiateVersion(both, latest)).toEqual(v(70));
+    expect(negotiateVersion(both, old)).toEqual(v(60));
+    // The last entry for the service counts, its name in any case; other services are skipped.
+    const listed = new Headers({ 'OpenStack-API-Version': 'BareMetal 1.60, compute 2.1, baremetal 1.70' });
+    expect(negotiateVersion(listed, latest)).toEqual(v(70));
+    expect(negotiateVersion(new Headers({ 'OpenStack-API-Version': 'baremetal LATEST' }), latest)).toEqual(
+      v(115),
+    );
+    // The whole rest of the entry is the version: a stray word makes it invalid, not ignored.
+    expect(negotiateVersion(new Headers({ 'OpenStack-API-Version': 'baremetal 1.70 x' }), latest)).toEqual(
+      invalid,
+    );
+    // A header sent twice: the newest Ironic takes the last value, 21.4 cannot read '1.60, 1.65'.
+    const twice = new Headers([
+      ['X-OpenStack-Ironic-API-Version', '1.60'],
+      ['X-OpenStack-Ironic-API-Version', '1.65'],
+    ]);
+    expect(negotiateVersion(twice, latest)).toEqual(v(65));
+    expect(negotiateVersion(twice, old)).toEqual(invalid);
+    // An empty header is no version for the newest Ironic, and a malformed one for 21.4.
+    expect(negotiateVersion(h(''), latest)).toEqual(v(1));
+    expect(negotiateVersion(h(''), old)).toEqual(invalid);
+    // Without a baremetal entry, Ironic's own header is read.
+    const other = new Headers({
+      'OpenStack-API-Version': 'compute 2.90',
+      'X-OpenStack-Ironic-API-Version': '1.58',
+    });
+    expect(negotiateVersion(other, latest)).toEqual(v(58));
+  });
+
   it('compares versions numerically', () => {
     expect(compareApiVersions({ major: 1, minor: 9 }, '1.10')).toBeLessThan(0);
     expect(compareApiVersions({ major: 1, minor: 91 }, '1.90')).toBeGreaterThan(0);

@@ -1,3 +1,4 @@
+import { readMicroversionHeader } from '@stackspec/core';
 import type { IronicProfile } from './profile.js';
 
 /** Oldest microversion Ironic serves. */
@@ -50,20 +51,28 @@ export function compareApiVersions(a: ApiVersion, b: ApiVersion | string): numbe
 }
 
 /**
+ * The raw version a request asks for, or `undefined` for none. Ironic 21.4
+ * reads only its own header. Newer Ironic reads both headers with
+ * `microversion_parse` (as core's `readMicroversionHeader` does): the last
+ * `baremetal` entry of `OpenStack-API-Version` first, else the last
+ * comma-separated value of its own header; an empty value there counts as
+ * none.
+ */
+function requestedVersion(headers: Headers, profile: IronicProfile): string | undefined {
+  if (profile.release !== 'latest') return headers.get(VERSION_HEADER) ?? undefined;
+  return readMicroversionHeader(headers, { service: 'baremetal', legacyHeader: VERSION_HEADER }) || undefined;
+}
+
+/**
  * The microversion a request asks for, with Ironic's rules: no header means
- * the minimum (1.1), `latest` the maximum; a malformed value, another major
- * version or one out of range is a 406 (`withRange`: the response carries
- * the min/max headers). The newest profile also reads
- * `OpenStack-API-Version: baremetal X.Y` when Ironic's own header is absent.
+ * the minimum (1.1), `latest` (in any case) the maximum; a malformed value,
+ * another major version or one out of range is a 406 (`withRange`: the
+ * response carries the min/max headers). The newest profile also reads
+ * `OpenStack-API-Version: baremetal X.Y`, which wins over Ironic's own
+ * header there, as it does in Ironic since it adopted `microversion_parse`.
  */
 export function negotiateVersion(headers: Headers, profile: IronicProfile): VersionResult {
-  let raw = headers.get(VERSION_HEADER) ?? undefined;
-  if (raw === undefined && profile.release === 'latest') {
-    for (const part of (headers.get('OpenStack-API-Version') ?? '').split(',')) {
-      const [service, value] = part.trim().split(/\s+/);
-      if (service?.toLowerCase() === 'baremetal' && value) raw = value;
-    }
-  }
+  const raw = requestedVersion(headers, profile);
   const text = raw === undefined ? MIN_VERSION : raw.toLowerCase() === 'latest' ? profile.maxVersion : raw;
   const version = parseApiVersion(text);
   if (!version) return { ok: false, message: `Invalid value for ${VERSION_HEADER} header`, withRange: false };

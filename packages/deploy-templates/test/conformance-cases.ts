@@ -70,6 +70,11 @@ export const SCENARIOS: Scenario[] = [
       { path: T, version: '01.055' },
       { path: T, version: 'latest' },
       { path: `${T}/CUSTOM_A`, version: '1.54' },
+      // Ironic 21.4 reads only its own header: an empty one is malformed, and
+      // OpenStack-API-Version is ignored (the newest profile reads it first).
+      { path: T, version: '' },
+      { path: T, version: '1.60', headers: { 'OpenStack-API-Version': 'baremetal 1.70' } },
+      { path: T, version: null, headers: { 'OpenStack-API-Version': 'baremetal 1.70' } },
     ],
   },
   {
