@@ -78,6 +78,97 @@ describe('safeParseDocument: YAML', () => {
     expect(fail('? [1, 2]\n: x\n')[0]).toMatchObject({ code: 'yaml/complex-key', line: 1 });
   });
 
+  it("refuses a ':' after a flow collection on the same line instead of inventing an empty key", () => {
+    for (const [text, line, column] of [
+      ['a: {}: x\n', 1, 6],
+      ['a: [1]: \n', 1, 7],
+      ['a: {b: c}: d\n', 1, 10],
+      ['list:\n  - a: [] : x\n', 2, 11],
+    ] as const) {
+      expect(fail(text, { filename: 'f.yaml' })).toEqual([
+        expect.objectContaining({
+          code: 'yaml/syntax',
+          file: 'f.yaml',
+          line,
+          column,
+          message: "A mapping value is not allowed here: this ':' follows a value on the same line.",
+          hint: expect.stringContaining('line of their own'),
+        }),
+      ]);
+    }
+  });
+
+  it("refuses a ':' with no key, as PyYAML does, but reads an explicit empty key", () => {
+    for (const [text, line, column] of [
+      [': x\n', 1, 1],
+      ['a: 1\n  : x\n', 2, 3],
+      ['- : x\n', 1, 3],
+      ['[a, : x]\n', 1, 5],
+      ['{: x}\n', 1, 2],
+    ] as const) {
+      expect(fail(text)).toEqual([
+        expect.objectContaining({ code: 'yaml/syntax', line, column, hint: "Write the key before the ':'." }),
+      ]);
+    }
+    expect(safeParseDocument('?\n: x\n').document?.value).toEqual({ '': 'x' });
+    expect(safeParseDocument('[? : x]\n').document?.value).toEqual([{ '': 'x' }]);
+    // An anchor or a tag makes an empty key node of its own, which PyYAML accepts.
+    expect(safeParseDocument('- &k : x\n- !!str : y\n').document?.value).toEqual([{ '': 'x' }, { '': 'y' }]);
+    // ...unless the parser would give it to the whole mapping.
+    expect(fail('a:\n  &k : x\n')[0]).toMatchObject({
+      line: 2,
+      column: 6,
+      message: expect.stringContaining('wrong node'),
+    });
+    expect(fail('b:\n  [1]\n  &k : y\n')[0]).toMatchObject({
+      line: 3,
+      column: 6,
+      message: expect.stringContaining('not aligned'),
+    });
+  });
+
+  it('refuses text glued to an explicit key, which would otherwise be dropped', () => {
+    expect(fail('? "q"a\n')).toEqual([
+      expect.objectContaining({
+        code: 'yaml/syntax',
+        line: 1,
+        column: 6,
+        message: expect.stringContaining("a ':' was expected"),
+      }),
+    ]);
+    expect(fail("x: 1\n? 'q'&a\n")[0]).toMatchObject({ line: 2, column: 6 });
+  });
+
+  it("refuses an explicit key's ':' out of the column of its '?'", () => {
+    expect(fail('? a\n  : x\n')[0]).toMatchObject({
+      code: 'yaml/syntax',
+      line: 2,
+      column: 3,
+      message: "This ':' is not in the column of its '?' (column 1).",
+    });
+    expect(safeParseDocument('- ? a\n  : x\n').document?.value).toEqual([{ a: 'x' }]);
+  });
+
+  it("refuses a '?' in plain text inside a flow collection, which PyYAML reads as a key or cannot read", () => {
+    expect(fail('hosts: [a, ?b]\n')[0]).toMatchObject({
+      line: 1,
+      column: 12,
+      message: expect.stringContaining('explicit key'),
+    });
+    expect(fail('urls: [http://x?y=1]\n')[0]).toMatchObject({ line: 1, column: 16, hint: 'Quote the text.' });
+    expect(safeParseDocument('urls: ["http://x?y=1", ? k]\nq: a?b\n').document?.value).toEqual({
+      urls: ['http://x?y=1', { k: null }],
+      q: 'a?b',
+    });
+  });
+
+  it("keeps YAML 1.2's reading of these shapes when asked for YAML 1.2", () => {
+    expect(safeParseDocument(': x\nl: [?x]\n', { yamlVersion: '1.2' }).document?.value).toEqual({
+      '': 'x',
+      l: ['?x'],
+    });
+  });
+
   it('rejects a billion-laughs document at the alias that overflows the budget', () => {
     const rows = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     for (let i = 1; i < 9; i += 1) {

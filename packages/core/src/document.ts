@@ -250,7 +250,7 @@ function sizeOverflow(text: string, max: number): { offset: number; bytes: numbe
  * needs no parser: flow brackets outside quotes, comments, plain text and
  * block scalars, and very long runs of compact block
  * indicators (`- - - x`). Block nesting spread over lines is left to
- * {@link cstNestingExceeds}, which is exact.
+ * {@link scanCst}, which is exact.
  */
 function textNestingExceeds(text: string, maxDepth: number): number | undefined {
   // Most documents hold too few brackets and indicators to reach either limit.
@@ -333,8 +333,86 @@ function textNestingExceeds(text: string, maxDepth: number): number | undefined 
   return undefined;
 }
 
-/** The offset of the first collection nested deeper than `maxDepth` in the parser's token tree (walked without recursion). */
-function cstNestingExceeds(tokens: readonly CST.Token[], maxDepth: number): number | undefined {
+/** A pair in the parser's tree that PyYAML would refuse (see {@link pairProblem}). */
+interface PairProblem {
+  offset: number;
+  kind: 'keyless' | 'after-key' | 'misaligned-value' | 'flow-key-indicator' | 'flow-question';
+  /** The column of the keys of the block mapping holding the pair; absent in flow collections. */
+  indent?: number;
+  /** Whether the parser gave the pair's (empty) key an anchor or a tag of its own. */
+  keyProperties?: boolean;
+}
+
+/** What one walk over the parser's token tree found. */
+interface CstFindings {
+  /** The offset of the first collection nested deeper than the limit. */
+  deep?: number;
+  pairs: PairProblem[];
+}
+
+type CstItem = {
+  start: CST.SourceToken[];
+  key?: CST.Token | null;
+  sep?: CST.SourceToken[];
+  value?: CST.Token;
+};
+
+const isProperty = (t: CST.SourceToken) => t.type === 'anchor' || t.type === 'tag';
+
+/**
+ * Shapes the `yaml` parser accepts and PyYAML does not:
+ * - a `:` with neither a key nor a `?` before it, read as a pair with an
+ *   empty key (after a flow collection on the same line, `a: {}: x` even
+ *   becomes two pairs);
+ * - text right after an explicit key (`? "q"a`), kept as a value without
+ *   any `:`, which the composer then drops;
+ * - the `:` of an explicit key on a line of its own but not in the column of
+ *   its `?`;
+ * - a `?` in plain text inside a flow collection: PyYAML reads one in front
+ *   as an explicit key (`[?x]` is `[{x: null}]`) and fails on one further in.
+ */
+function pairProblem(item: CstItem, blockIndent: number | undefined, text: string): PairProblem | undefined {
+  const valueIndicator = item.sep?.find((t) => t.type === 'map-value-ind');
+  const explicit = item.start.some((t) => t.type === 'explicit-key-ind');
+  if (!item.key && valueIndicator && !explicit) {
+    return {
+      offset: valueIndicator.offset,
+      kind: 'keyless',
+      ...(blockIndent === undefined ? {} : { indent: blockIndent }),
+      keyProperties: item.start.some(isProperty),
+    };
+  }
+  if (blockIndent === undefined) {
+    // PyYAML ends plain text at a '?' in a flow collection and reads one in front as an explicit key.
+    for (const node of [item.key, item.value]) {
+      const at = node?.type === 'scalar' ? node.source.indexOf('?') : -1;
+      if (node && at >= 0)
+        return { offset: node.offset + at, kind: at ? 'flow-question' : 'flow-key-indicator' };
+    }
+    return undefined;
+  }
+  if (!valueIndicator) {
+    const stray = item.value ?? item.sep?.find(isProperty);
+    return stray ? { offset: stray.offset, kind: 'after-key' } : undefined;
+  }
+  if (explicit) {
+    // The ':' counts as on a line of its own when only anchors and tags stand before it.
+    const lineStart = text.lastIndexOf('\n', valueIndicator.offset - 1) + 1;
+    const lead = /^([ \t]*)(?:[&!][^ \t]*[ \t]+)*$/.exec(text.slice(lineStart, valueIndicator.offset));
+    if (lead && (lead[1] as string).length !== blockIndent) {
+      return { offset: valueIndicator.offset, kind: 'misaligned-value', indent: blockIndent };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Walks the parser's token tree once, without recursion: finds the first
+ * collection nested deeper than `maxDepth` and, when `pyYaml` is set, every
+ * pair PyYAML would refuse (up to the diagnostics limit), in document order.
+ */
+function scanCst(text: string, tokens: readonly CST.Token[], maxDepth: number, pyYaml: boolean): CstFindings {
+  const found: CstFindings = { pairs: [] };
   const stack: [CST.Token, number][] = [];
   for (let i = tokens.length - 1; i >= 0; i -= 1) stack.push([tokens[i] as CST.Token, 0]);
   while (stack.length) {
@@ -342,16 +420,97 @@ function cstNestingExceeds(tokens: readonly CST.Token[], maxDepth: number): numb
     if (token.type === 'document') {
       if (token.value) stack.push([token.value, depth]);
     } else if (token.type === 'block-map' || token.type === 'block-seq' || token.type === 'flow-collection') {
-      if (depth + 1 > maxDepth) return token.offset;
-      const items = token.items as { key?: CST.Token | null; value?: CST.Token }[];
+      if (depth + 1 > maxDepth) return { ...found, deep: token.offset };
+      const items = token.items as CstItem[];
+      const check = pyYaml && token.type !== 'block-seq';
+      const indent = token.type === 'block-map' ? token.indent : undefined;
       for (let j = items.length - 1; j >= 0; j -= 1) {
-        const item = items[j] as { key?: CST.Token | null; value?: CST.Token };
+        const item = items[j] as CstItem;
+        if (check && found.pairs.length < MAX_DIAGNOSTICS) {
+          const problem = pairProblem(item, indent, text);
+          if (problem) found.pairs.push(problem);
+        }
         if (item.value) stack.push([item.value, depth + 1]);
         if (item.key) stack.push([item.key, depth + 1]);
       }
     }
   }
-  return undefined;
+  found.pairs.sort((a, b) => a.offset - b.offset);
+  return found;
+}
+
+/**
+ * The diagnostic for a pair PyYAML refuses, or `undefined` when anchors or
+ * tags of its own stand right before a keyless `:`: then the key is an empty
+ * node carrying them, which PyYAML accepts where a key may start.
+ */
+function pairDiagnostic(
+  text: string,
+  problem: PairProblem,
+  file: string | undefined,
+): Diagnostic | undefined {
+  const at = (init: { message: string; hint: string }) =>
+    locatedAt(text, problem.offset, file, { code: 'yaml/syntax', ...init });
+  if (problem.kind === 'after-key') {
+    return at({
+      message: "This text follows the key directly; a ':' was expected between the key and its value.",
+      hint: "Write ': ' before the value, or quote the whole key.",
+    });
+  }
+  if (problem.kind === 'flow-key-indicator') {
+    return at({
+      message: "Inside a flow collection PyYAML reads this '?' as the start of an explicit key, not as text.",
+      hint: "Quote the text, or put a space after the '?' if it starts a key.",
+    });
+  }
+  if (problem.kind === 'flow-question') {
+    return at({
+      message: "Inside a flow collection PyYAML ends plain text at a '?', so this text cannot be read.",
+      hint: 'Quote the text.',
+    });
+  }
+  if (problem.kind === 'misaligned-value') {
+    return at({
+      message: `This ':' is not in the column of its '?' (column ${(problem.indent ?? 0) + 1}).`,
+      hint: "Align the ':' with the '?' of its key.",
+    });
+  }
+  const blank = (i: number) => text[i] === ' ' || text[i] === '\t';
+  let before = problem.offset - 1;
+  let property = -1;
+  for (;;) {
+    while (before >= 0 && blank(before)) before -= 1;
+    let word = before;
+    while (word >= 0 && !' \t\n\r[{,'.includes(text[word] as string)) word -= 1;
+    if (word === before || (text[word + 1] !== '&' && text[word + 1] !== '!')) break;
+    property = word + 1;
+    before = word;
+  }
+  if (property >= 0) {
+    const column = property - (text.lastIndexOf('\n', property) + 1);
+    if (problem.indent !== undefined && column !== problem.indent) {
+      return at({
+        message: 'This key is not aligned with the other keys of its mapping.',
+        hint: 'Indent it like the keys above it.',
+      });
+    }
+    if (problem.keyProperties) return undefined;
+    // The parser would give the anchor or tag to the whole mapping, PyYAML to its empty key.
+    return at({
+      message: "This ':' has no key before it, only an anchor or a tag, which would apply to the wrong node.",
+      hint: "Write the key before the ':'.",
+    });
+  }
+  if (before >= 0 && !'\n\r-?,[{'.includes(text[before] as string)) {
+    return at({
+      message: "A mapping value is not allowed here: this ':' follows a value on the same line.",
+      hint: "Put the key and its value on a line of their own, or quote the text if the ':' belongs to it.",
+    });
+  }
+  return at({
+    message: "This ':' has no key before it; an empty key is not allowed.",
+    hint: "Write the key before the ':'.",
+  });
 }
 
 interface WalkContext {
@@ -721,8 +880,8 @@ function parseYaml(text: string, options: ParseDocumentOptions, maxDepth: number
   let contents: YamlNode | null;
   try {
     const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
-    const deep = cstNestingExceeds(tokens, maxDepth);
-    if (deep !== undefined) return { ok: false, diagnostics: [tooDeep(text, deep, maxDepth, file)] };
+    const cst = scanCst(text, tokens, maxDepth, v11);
+    if (cst.deep !== undefined) return { ok: false, diagnostics: [tooDeep(text, cst.deep, maxDepth, file)] };
     const composer = new Composer({
       prettyErrors: false,
       uniqueKeys: false,
@@ -738,6 +897,10 @@ function parseYaml(text: string, options: ParseDocumentOptions, maxDepth: number
     }
     const [doc, extra] = docs;
     if (!doc) return { ok: false, diagnostics: [tooComplex(new Error('no document'), file)] };
+    for (const problem of cst.pairs) {
+      const d = pairDiagnostic(text, problem, file);
+      if (d) report(diagnostics, d, file);
+    }
     let deepReported = false;
     for (const e of [...doc.errors, ...doc.warnings]) {
       // An unknown tag would otherwise silently become a string; refuse it instead.
@@ -760,7 +923,12 @@ function parseYaml(text: string, options: ParseDocumentOptions, maxDepth: number
         file,
       );
     }
-    if (diagnostics.length) return { ok: false, diagnostics };
+    if (diagnostics.length) {
+      // The two sources above each report in document order; merge them.
+      if (cst.pairs.length)
+        diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+      return { ok: false, diagnostics };
+    }
     contents = doc.contents as YamlNode | null;
   } catch (e) {
     return { ok: false, diagnostics: [tooComplex(e, file)] };
