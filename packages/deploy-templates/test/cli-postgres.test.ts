@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIO } from '../../../test-support/cli.js';
 import { ensurePostgres, POSTGRES_URL } from '../../../test-support/postgres.js';
-import { runBaremetalCli } from '../src/index.js';
+import { runBaremetalCli } from '../src/cli.js';
 
 const available = await ensurePostgres(pg.Client);
 const database = `dt_cli_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;

@@ -4,12 +4,8 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { memoryIO } from '../../../test-support/cli.js';
-import {
-  createPgliteStore,
-  type DeployTemplatesServer,
-  runBaremetalCli,
-  serveDeployTemplates,
-} from '../src/index.js';
+import { runBaremetalCli } from '../src/cli.js';
+import { createPgliteStore, type DeployTemplatesServer, serveDeployTemplates } from '../src/index.js';
 
 interface Run {
   code: number;
