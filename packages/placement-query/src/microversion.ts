@@ -5,10 +5,10 @@ import {
   type Microversion,
   parseMicroversion,
   pyRepr,
-  pyStrip,
+  readMicroversionHeader,
   ValidationError,
 } from '@stackspec/core';
-import { pyInt, pySplitOnce } from './python.js';
+import { pyInt } from './python.js';
 
 /** Oldest microversion Placement serves. */
 export const MIN_MICROVERSION = '1.0';
@@ -21,16 +21,6 @@ const MAX_MINOR = 39;
 export type PlacementVersionResult =
   | { ok: true; version: Microversion }
   | { ok: false; status: 400 | 406; message: string };
-
-function headerValue(headers: HeaderSource, name: string): string | undefined {
-  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
-  const lower = name.toLowerCase();
-  let found: string | undefined;
-  for (const [k, v] of Object.entries(headers as Record<string, string | readonly string[] | undefined>)) {
-    if (k.toLowerCase() === lower && v !== undefined) found = typeof v === 'string' ? v : v.join(',');
-  }
-  return found;
-}
 
 /**
  * Picks the microversion of a request exactly as Placement's middleware
@@ -45,20 +35,9 @@ function headerValue(headers: HeaderSource, name: string): string | undefined {
  * // { ok: true, version: { major: 1, minor: 32 } }
  */
 export function negotiatePlacementVersion(headers: HeaderSource): PlacementVersionResult {
-  const header = headerValue(headers, 'openstack-api-version');
-  let text: string | undefined;
-  if (header !== undefined) {
-    for (const entry of header.split(',').reverse()) {
-      const parts = pySplitOnce(pyStrip(entry));
-      const service = parts[0];
-      if (parts.length < 2 || !service) continue;
-      const rest = pyStrip(parts[1] as string);
-      if (service.toLowerCase() === 'placement') {
-        text = rest;
-        break;
-      }
-    }
-  }
+  // The header is read as microversion_parse reads it (core); the version
+  // text then as Placement's own Version class reads it, with int().
+  let text = readMicroversionHeader(headers, { service: 'placement' });
   if (text === undefined || text === '') text = MIN_MICROVERSION;
   if (text === 'latest') text = MAX_MICROVERSION;
   const dot = text.indexOf('.');

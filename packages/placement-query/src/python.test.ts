@@ -1,6 +1,6 @@
 import { pyRepr, pyStrip } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
-import { pyInt, pyLstrip, pySortedSet, pySplitOnce } from './python.js';
+import { pyInt, pyLstrip, pySortedSet } from './python.js';
 
 // pyStrip and pyRepr come from core; the cases Placement's parsing relies on stay here.
 describe('python helpers', () => {
@@ -42,11 +42,5 @@ describe('python helpers', () => {
 
   it('sorts a set by code point', () => {
     expect(pySortedSet(['b', 'a', '\u{1F600}', '\uffff', 'a'])).toEqual(['a', 'b', '\uffff', '\u{1F600}']);
-  });
-
-  it('splits off the first word like split(None, 1)', () => {
-    expect(pySplitOnce('  placement \u3000 1.5 x ')).toEqual(['placement', '1.5 x ']);
-    expect(pySplitOnce('word')).toEqual(['word']);
-    expect(pySplitOnce(' \x85 ')).toEqual([]);
   });
 });

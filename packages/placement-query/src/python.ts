@@ -1,7 +1,7 @@
 // Small helpers that reproduce how Python (and therefore Placement) reads text,
 // so our 400s fire on exactly the inputs Placement rejects. The general ones
 // (repr, strip, ordering) come from core.
-import { isPySpace, pyCompare, pyStrip } from '@stackspec/core';
+import { pyCompare, pyStrip } from '@stackspec/core';
 
 /** Python's `str.lstrip(chars)`. */
 export function pyLstrip(text: string, chars: string): string {
@@ -56,19 +56,4 @@ export function pyInt(text: string): bigint | undefined {
 /** `sorted(set(items))`. */
 export function pySortedSet(items: Iterable<string>): string[] {
   return [...new Set(items)].sort(pyCompare);
-}
-
-/**
- * Python's `text.split(None, 1)`: the first whitespace-separated word and
- * the rest (leading whitespace removed), or just the word.
- */
-export function pySplitOnce(text: string): string[] {
-  let i = 0;
-  while (i < text.length && isPySpace(text.charAt(i))) i += 1;
-  let j = i;
-  while (j < text.length && !isPySpace(text.charAt(j))) j += 1;
-  if (i === j) return [];
-  let k = j;
-  while (k < text.length && isPySpace(text.charAt(k))) k += 1;
-  return k < text.length ? [text.slice(i, j), text.slice(k)] : [text.slice(i, j)];
 }
