@@ -28,6 +28,8 @@ export {
   StackspecError,
   ValidationError,
 } from './errors.js';
+export type { ReadBodyBytesOptions } from './http/body.js';
+export { DEFAULT_MAX_BODY_BYTES, readBodyBytes } from './http/body.js';
 export type {
   ErrorBodyStyle,
   ErrorResponseOptions,
@@ -43,7 +45,7 @@ export {
   placementErrorBody,
 } from './http/error-bodies.js';
 export type { ReadJsonBodyOptions } from './http/json.js';
-export { DEFAULT_MAX_BODY_BYTES, jsonResponse, readJsonBody } from './http/json.js';
+export { jsonResponse, readJsonBody } from './http/json.js';
 export type { PathSegment } from './json-pointer.js';
 export { parseJsonPointer, toJsonPointer } from './json-pointer.js';
 export type { FindJsonValueProblemOptions, JsonValueProblem } from './json-value.js';

@@ -1,10 +1,8 @@
 import { createDiagnostic } from '../diagnostic.js';
 import { DEFAULT_MAX_DEPTH } from '../document.js';
-import { HttpError, ValidationError } from '../errors.js';
+import { ValidationError } from '../errors.js';
 import { findJsonSyntaxProblem, findJsonTooDeep } from '../json-syntax.js';
-
-/** Default largest request body read by {@link readJsonBody}: 1 MiB. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+import { readBodyBytes } from './body.js';
 
 /**
  * A JSON response with `Content-Type: application/json`. `body` `undefined`
@@ -28,9 +26,9 @@ export interface ReadJsonBodyOptions {
 }
 
 /**
- * Reads and parses a request's JSON body without trusting `Content-Length`:
- * the stream is cut off as soon as it passes `maxBytes`, and nesting is
- * measured in one pass before parsing. Uses only web APIs (no `Buffer`).
+ * Reads and parses a request's JSON body: the bytes come from
+ * {@link readBodyBytes} (cut off as soon as they pass `maxBytes`, whatever
+ * `Content-Length` says), and nesting is measured in one pass before parsing.
  *
  * Throws `HttpError` 413 with `http/body-too-large` for a body past the
  * limit, and `ValidationError` (400) with `http/empty-body`,
@@ -38,30 +36,7 @@ export interface ReadJsonBodyOptions {
  * `http/too-deep`: the services answer 400 for a body they cannot parse.
  */
 export async function readJsonBody(request: Request, options: ReadJsonBodyOptions = {}): Promise<unknown> {
-  const max = options.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > max) {
-        await reader.cancel().catch(() => undefined);
-        throw new HttpError(413, `The request body is larger than ${max} bytes.`, {
-          code: 'http/body-too-large',
-        });
-      }
-      chunks.push(value);
-    }
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  const bytes = await readBodyBytes(request, { maxBytes: options.maxBytes });
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   if (!text.trim()) {
     if ('emptyValue' in options) return options.emptyValue;

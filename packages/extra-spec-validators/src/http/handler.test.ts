@@ -240,6 +240,17 @@ describe('createExtraSpecsHandler on hostile input', () => {
     );
   });
 
+  it('refuses a maxBodyBytes that is not a number of bytes when the handler is made', () => {
+    for (const maxBodyBytes of [Number.NaN, -1, '10' as unknown as number]) {
+      expect(() => createExtraSpecsHandler({ store: createMemoryFlavorStore(), maxBodyBytes })).toThrow(
+        expect.objectContaining({
+          code: 'extra-specs/bad-option',
+          message: expect.stringContaining('maxBodyBytes'),
+        }),
+      );
+    }
+  });
+
   it("answers JSON nested past Python's reach with Nova's 500, at once", async () => {
     const deep = `{"extra_specs": {"x": ${'['.repeat(50_000)}${']'.repeat(50_000)}}}`;
     const res = await post(deep);

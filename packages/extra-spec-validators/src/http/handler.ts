@@ -6,6 +6,7 @@ import {
   type Microversion,
   negotiateMicroversion,
   novaErrorBody,
+  readBodyBytes,
   SpecError,
 } from '@stackspec/core';
 import { optionsOf } from '../guards.js';
@@ -101,34 +102,6 @@ const bad = (message: string) => new NovaFault(400, message);
 
 /** What Nova's fault wrapper answers for an exception it did not expect (a body nested too deep, say). */
 const SERVER_ERROR = 'The server has either erred or is incapable of performing the requested operation.';
-
-/**
- * The body's bytes, or `undefined` as soon as it passes `max` (the stream is
- * cancelled there, so an endless body costs no more than `max`).
- */
-async function readBody(request: Request, max: number): Promise<Uint8Array | undefined> {
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
 
 /** The request's `Content-Length` as webob reads it: a whole number, or `undefined`. */
 function contentLength(request: Request): number | undefined {
@@ -276,6 +249,12 @@ export function createExtraSpecsHandler(
   const prefix = (options.prefix ?? '').replace(/\/$/, '');
   const maxVersion = options.maxVersion ?? '2.93';
   const maxBody = options.maxBodyBytes ?? NOVA_MAX_BODY_BYTES;
+  if (typeof maxBody !== 'number' || !(maxBody >= 0)) {
+    throw new SpecError(
+      `createExtraSpecsHandler: maxBodyBytes must be a number of bytes, 0 or more, but it is ${String(maxBody)}.`,
+      { code: 'extra-specs/bad-option' },
+    );
+  }
   const route = new RegExp(
     `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/flavors/([^/]+)/os-extra_specs(?:/([^/]+))?/?$`,
   );
@@ -370,8 +349,11 @@ export function createExtraSpecsHandler(
     try {
       // Nova reads every body once the version is known; a body sent without
       // a length is cut off at the limit while it is read.
-      const bytes = await readBody(request, maxBody);
-      if (bytes === undefined) {
+      let bytes: Uint8Array;
+      try {
+        bytes = await readBodyBytes(request, { maxBytes: maxBody });
+      } catch (e) {
+        if (!(isStackspecError(e) && e.code === 'http/body-too-large')) throw e;
         return webobErrorResponse(
           413,
           `Request is too large. Larger than ${maxBody}.`,
