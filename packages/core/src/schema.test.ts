@@ -170,6 +170,85 @@ describe('diagnosticsFromZod', () => {
   });
 });
 
+describe('diagnosticsFromZod on unions of mappings', () => {
+  const Int = z.strictObject({ type: z.literal('int'), min: z.number().optional() });
+  const Str = z.strictObject({ type: z.literal('str'), pattern: z.string().optional() });
+  const Rule = z.union([Int, Str]);
+  const Tagged = z.discriminatedUnion('type', [Int, Str]);
+  const Doc = z.object({ rules: z.array(Tagged) });
+
+  it('names every value a discriminator may take, located, with a hint', () => {
+    const doc = parseDocument('rules:\n  - type: int\n  - type: strr\n    pattern: x\n', {
+      filename: 'r.yaml',
+    });
+    expect(validateWithSchema(Doc, doc).diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'schema/invalid-value',
+        path: '/rules/1/type',
+        line: 3,
+        column: 11,
+        message: "'type' must be one of int, str, but it is 'strr'.",
+        hint: 'Did you mean str?',
+      }),
+    ]);
+  });
+
+  it('says a missing discriminator is required and which values it takes', () => {
+    expect(validateWithSchema(Doc, { rules: [{ min: 1 }] }).diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'schema/missing-key',
+        path: '/rules/0',
+        message: "The key 'type' is required in item 0 of 'rules'; it must be one of int, str.",
+      }),
+    ]);
+  });
+
+  it('treats a plain union told apart by a literal field the same way', () => {
+    for (const schema of [Rule, Tagged]) {
+      expect(validateWithSchema(schema, { type: 'float' }).diagnostics).toEqual([
+        expect.objectContaining({
+          path: '/type',
+          message: "'type' must be one of int, str, but it is 'float'.",
+        }),
+      ]);
+      // An abbreviation counts as a near miss, and a case slip as the nearest.
+      expect(validateWithSchema(schema, { type: 'integer' }).diagnostics[0]?.hint).toBe('Did you mean int?');
+      expect(validateWithSchema(schema, { type: 'STR' }).diagnostics[0]?.hint).toBe('Did you mean str?');
+    }
+  });
+
+  it("reports the matching alternative's own complaints, not the first alternative's", () => {
+    for (const schema of [Rule, Tagged]) {
+      expect(validateWithSchema(schema, { type: 'str', pattern: 3 }).diagnostics).toEqual([
+        expect.objectContaining({
+          path: '/pattern',
+          message: "'pattern' must be a string, but it is an integer.",
+        }),
+      ]);
+    }
+  });
+
+  it('without a literal field, picks the alternative that knows the most of the keys given', () => {
+    const Either = z.union([z.object({ name: z.string() }), z.object({ id: z.number(), label: z.string() })]);
+    expect(validateWithSchema(Either, { id: 'x', label: 'y' }).diagnostics).toEqual([
+      expect.objectContaining({ path: '/id', message: "'id' must be a number, but it is a string." }),
+    ]);
+    expect(validateWithSchema(Either, { name: 1 }).diagnostics).toEqual([
+      expect.objectContaining({ path: '/name', message: "'name' must be a string, but it is an integer." }),
+    ]);
+  });
+
+  it('says a missing literal value is required instead of calling it undefined', () => {
+    expect(validateWithSchema(Int, {}).diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'schema/missing-key',
+        path: '',
+        message: "The key 'type' is required; it must be 'int'.",
+      }),
+    ]);
+  });
+});
+
 describe('parseWithSchema', () => {
   it('returns the parsed value', () => {
     expect(parseWithSchema(Step, { interface: 'raid', step: 'x', priority: 0 })).toEqual({

@@ -145,6 +145,109 @@ function knownKeys(schema: z.ZodType | undefined, path: readonly PropertyKey[]):
   return def?.type === 'object' ? Object.keys(def.shape as Record<string, unknown>) : [];
 }
 
+/** A value that is absent: the key its mapping lacks (`expected` said too when `sayExpected`), or an empty document. */
+function missingDraft(path: readonly PropertyKey[], expected: string, sayExpected: boolean): Draft {
+  const parent = path.slice(0, -1);
+  const key = path[path.length - 1];
+  const where = parent.length ? ` in ${lower(label(parent))}` : '';
+  return {
+    code: 'missing-key',
+    path: parent,
+    message:
+      key === undefined
+        ? `The document is empty; expected ${expected}.`
+        : `The key '${String(key)}' is required${where}${sayExpected ? `; it must be ${expected}` : ''}.`,
+  };
+}
+
+/**
+ * A value that must be one of a few fixed ones (an enum, a literal, a
+ * discriminator): the choices, and a "did you mean" hint for a near miss or
+ * an abbreviation (`integer` for `int`).
+ */
+function choiceProblem(
+  path: readonly PropertyKey[],
+  at: { found: boolean; value: unknown },
+  choices: readonly unknown[],
+): Draft[] {
+  const words = [
+    ...new Set(choices.map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v))))),
+  ];
+  const expected = words.length === 1 ? show(choices[0]) : `one of ${words.join(', ')}`;
+  if (!at.found || at.value === undefined) return [missingDraft(path, expected, true)];
+  let hint: string | undefined;
+  if (typeof at.value === 'string') {
+    const typed = at.value.toLowerCase();
+    const suggested = suggest(at.value, words);
+    const sameLetters = suggested.filter((w) => w.toLowerCase() === typed);
+    const near = sameLetters.length ? sameLetters : suggested;
+    hint = didYouMean(
+      near.length ? near : words.filter((w) => w.length > 1 && typed.startsWith(w.toLowerCase())).slice(0, 3),
+    );
+  }
+  return [
+    {
+      code: 'invalid-value',
+      path,
+      message: `${label(path)} must be ${expected}, but it is ${show(at.value)}.`,
+      ...(hint ? { hint } : {}),
+    },
+  ];
+}
+
+/** A union alternative's complaint that a literal field (relative path) holds another value, if it has one. */
+function literalMismatch(
+  branch: readonly Issue[],
+): { path: readonly PropertyKey[]; values: readonly unknown[] } | undefined {
+  for (const issue of branch) {
+    if (issue.code === 'invalid_value' && issue.values.length === 1 && issue.path.length > 0)
+      return { path: issue.path as readonly PropertyKey[], values: issue.values };
+  }
+  return undefined;
+}
+
+function samePath(a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean {
+  return a.length === b.length && a.every((seg, i) => seg === b[i]);
+}
+
+/**
+ * The union alternative the value came closest to, whose complaints are the
+ * useful ones: an alternative whose literal field (`type: int`) the value
+ * does not match comes last, then the one that knows fewer of the value's
+ * keys, then the one with more complaints; ties go to the deeper complaint,
+ * then to the earlier alternative.
+ */
+function closestBranch(
+  branches: readonly (readonly Issue[])[],
+  value: unknown,
+  union: z.ZodType | undefined,
+): readonly Issue[] {
+  const options = (union as { _zod?: { def?: { type?: string; options?: unknown[] } } } | undefined)?._zod
+    ?.def;
+  const keys = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
+  const unknownKeys = (i: number): number => {
+    if (options?.type !== 'union' || !keys.length) return 0;
+    const known = new Set(knownKeys(options.options?.[i] as z.ZodType | undefined, []));
+    return known.size ? keys.filter((k) => !known.has(k)).length : 0;
+  };
+  const scored = branches.map((issues, i) => ({
+    issues,
+    i,
+    mismatch: literalMismatch(issues) ? 1 : 0,
+    unknown: unknownKeys(i),
+    depth: Math.max(0, ...issues.map((x) => x.path.length)),
+  }));
+  scored.sort(
+    (a, b) =>
+      a.mismatch - b.mismatch ||
+      a.unknown - b.unknown ||
+      a.issues.length - b.issues.length ||
+      b.depth - a.depth ||
+      a.i - b.i,
+  );
+  return scored[0]?.issues ?? [];
+}
+
 interface Draft {
   code: string;
   path: readonly PropertyKey[];
@@ -159,20 +262,7 @@ function describeIssue(issue: Issue, root: unknown, schema: z.ZodType | undefine
   const name = label(path);
   switch (issue.code) {
     case 'invalid_type': {
-      if (!at.found || at.value === undefined) {
-        const parent = path.slice(0, -1);
-        const key = path[path.length - 1];
-        return [
-          {
-            code: 'missing-key',
-            path: parent,
-            message:
-              key === undefined
-                ? `The document is empty; expected ${article(issue.expected)}.`
-                : `The key '${String(key)}' is required${parent.length ? ` in ${lower(label(parent))}` : ''}.`,
-          },
-        ];
-      }
+      if (!at.found || at.value === undefined) return [missingDraft(path, article(issue.expected), false)];
       return [
         {
           code: 'invalid-type',
@@ -194,21 +284,8 @@ function describeIssue(issue: Issue, root: unknown, schema: z.ZodType | undefine
         };
       });
     }
-    case 'invalid_value': {
-      const values = issue.values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
-      const hint = typeof at.value === 'string' ? didYouMean(suggest(at.value, values)) : undefined;
-      return [
-        {
-          code: 'invalid-value',
-          path,
-          message:
-            values.length === 1
-              ? `${name} must be ${show(issue.values[0])}, but it is ${show(at.value)}.`
-              : `${name} must be one of ${values.join(', ')}, but it is ${show(at.value)}.`,
-          ...(hint ? { hint } : {}),
-        },
-      ];
-    }
+    case 'invalid_value':
+      return choiceProblem(path, at, issue.values);
     case 'too_small':
     case 'too_big': {
       const small = issue.code === 'too_small';
@@ -256,6 +333,13 @@ function describeIssue(issue: Issue, root: unknown, schema: z.ZodType | undefine
     }
     case 'invalid_union': {
       const branches = issue.errors;
+      // z.discriminatedUnion: no alternative has the discriminator's value.
+      const tagged = issue as { discriminator?: unknown; options?: readonly unknown[] };
+      if (!branches.length) {
+        if (tagged.discriminator !== undefined && tagged.options)
+          return choiceProblem(path, at, tagged.options);
+        return [{ code: 'invalid-value', path, message: `${name} is not valid: ${issue.message}.` }];
+      }
       const topTypes = branches.map((b) =>
         b.length === 1 && b[0]?.code === 'invalid_type' && b[0].path.length === 0 ? b[0].expected : undefined,
       );
@@ -269,18 +353,18 @@ function describeIssue(issue: Issue, root: unknown, schema: z.ZodType | undefine
           },
         ];
       }
-      // Report the branch that got furthest (the fewest issues, deepest first).
-      const best = [...branches].sort(
-        (a, b) =>
-          a.length - b.length ||
-          Math.max(...b.map((i) => i.path.length)) - Math.max(...a.map((i) => i.path.length)),
-      )[0];
-      if (best?.length) {
-        return best.flatMap((inner) =>
-          describeIssue({ ...inner, path: [...path, ...inner.path] } as Issue, root, schemaAt(schema, path)),
-        );
+      // A union of mappings told apart by a literal field (`type: int` or
+      // `type: str`…) that matches none of them: name the values it may take.
+      const tags = branches.map(literalMismatch);
+      const tagPath = tags[0]?.path;
+      if (tagPath !== undefined && tags.every((t) => t && samePath(t.path, tagPath))) {
+        const values = tags.flatMap((t) => (t as { values: readonly unknown[] }).values);
+        return choiceProblem([...path, ...tagPath], valueAt(root, [...path, ...tagPath]), values);
       }
-      return [{ code: 'invalid-value', path, message: `${name} is not valid: ${issue.message}.` }];
+      const best = closestBranch(branches, at.value, schemaAt(schema, path));
+      return best.flatMap((inner) =>
+        describeIssue({ ...inner, path: [...path, ...inner.path] } as Issue, root, schemaAt(schema, path)),
+      );
     }
     case 'not_multiple_of':
       return [

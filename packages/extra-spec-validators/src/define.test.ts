@@ -65,12 +65,26 @@ describe('defineExtraSpec', () => {
     expect(e.diagnostics).toEqual([
       expect.objectContaining({
         path: '/value/type',
-        message: "The value type 'float' is not one of Nova's: int, bool, str.",
+        message: "'type' must be one of int, bool, str, but it is 'float'.",
         hint: "Nova has no float type; use 'str' with a pattern such as \\d+\\.\\d+.",
       }),
     ]);
     const integer = failure({ ...base, imageValue: { type: 'integer' } });
-    expect(integer.diagnostics[0]).toMatchObject({ path: '/imageValue/type', hint: "Use 'int'." });
+    expect(integer.diagnostics).toEqual([
+      expect.objectContaining({ path: '/imageValue/type', hint: 'Did you mean int?' }),
+    ]);
+    const history = failure({
+      ...base,
+      history: [{ until: 'zed', change: 'Typed.', value: { type: 'Enum' } }],
+    });
+    expect(history.diagnostics).toEqual([
+      expect.objectContaining({ path: '/history/0/value/type', hint: "Use 'str' with an enum." }),
+    ]);
+    // Within the right alternative, its own complaints are the ones reported.
+    const bounds = failure({ ...base, value: { type: 'int', min: 'one' } });
+    expect(bounds.diagnostics).toEqual([
+      expect.objectContaining({ path: '/value/min', message: "'min' must be a number, but it is a string." }),
+    ]);
   });
 
   it('rejects a placeholder that has no parameter', () => {

@@ -293,36 +293,22 @@ function checkValue(value: ValueRule, at: string): Diagnostic[] {
   }
 }
 
-const VALUE_TYPES = ['int', 'bool', 'str'];
-const TYPE_WORDS: Readonly<Record<string, string>> = {
-  integer: 'int',
-  number: 'int',
-  boolean: 'bool',
-  string: 'str',
-  enum: 'str',
+// Type names people reach for that Nova's three (int, bool, str) do not
+// resemble closely enough for core's "did you mean" (which already turns
+// `integer` into int, `boolean` into bool and `string` into str).
+const VALUE_TYPE_HINTS: Readonly<Record<string, string>> = {
+  float: "Nova has no float type; use 'str' with a pattern such as \\d+\\.\\d+.",
+  number: "Use 'int', or 'str' with a pattern for other numbers.",
+  enum: "Use 'str' with an enum.",
 };
 
-/**
- * A clearer message for a value rule whose `type` is not one of Nova's three
- * (zod reports only the first alternative of the union), or nothing.
- */
-function valueTypeProblem(input: unknown, path: string): { message: string; hint: string } | undefined {
-  const m = /^(\/value|\/imageValue|\/history\/\d+\/value)(?:\/type)?$/.exec(path);
-  if (!m) return undefined;
-  let rule: unknown = input;
-  for (const seg of (m[1] as string).split('/').slice(1))
-    rule = (rule as Record<string, unknown> | undefined)?.[seg];
-  const type = (rule as { type?: unknown } | undefined)?.type;
-  if (typeof type !== 'string' || VALUE_TYPES.includes(type)) return undefined;
-  const word = TYPE_WORDS[type.toLowerCase()];
-  return {
-    message: `The value type '${type}' is not one of Nova's: int, bool, str.`,
-    hint: word
-      ? `Use '${word}'.`
-      : type.toLowerCase() === 'float'
-        ? "Nova has no float type; use 'str' with a pattern such as \\d+\\.\\d+."
-        : `Use 'int', 'bool' or 'str' (with enum or pattern for anything else).`,
-  };
+/** A hint for a value rule's unsupported `type`, when core has none to give. */
+function valueTypeHint(input: unknown, d: Diagnostic): { hint: string } | undefined {
+  if (d.hint || !/^(\/value|\/imageValue|\/history\/\d+\/value)\/type$/.test(d.path)) return undefined;
+  let type: unknown = input;
+  for (const seg of d.path.split('/').slice(1)) type = (type as Record<string, unknown> | undefined)?.[seg];
+  const hint = typeof type === 'string' ? VALUE_TYPE_HINTS[type.toLowerCase()] : undefined;
+  return hint ? { hint } : undefined;
 }
 
 /** The error message: the first problem, and how many more the diagnostics hold. */
@@ -371,7 +357,7 @@ export function defineExtraSpec(input: ExtraSpecInput): ExtraSpecDefinition {
       value: input,
       schema: ExtraSpecInputSchema,
       area: 'extra-specs',
-    }).map((d) => ({ ...d, code: 'extra-specs/bad-definition', ...valueTypeProblem(input, d.path) }));
+    }).map((d) => ({ ...d, code: 'extra-specs/bad-definition', ...valueTypeHint(input, d) }));
     throw new SpecError(invalidMessage(label, diagnostics), {
       code: 'extra-specs/bad-definition',
       diagnostics,

@@ -105,7 +105,7 @@ describe('createExtraSpecRegistry: plugins given in code', () => {
     ).toMatchObject({
       code: 'extra-specs/bad-definition',
       message:
-        "plugins[0]: The definition of 'acme:x' is not valid: The value type 'float' is not one of Nova's: int, bool, str.",
+        "plugins[0]: The definition of 'acme:x' is not valid: 'type' must be one of int, bool, str, but it is 'float'.",
       paths: ['/plugins/0/value/type'],
     });
     expect(
