@@ -1,6 +1,6 @@
 // Shared harness for `pnpm bench`: every packages/*/bench/*.bench.ts imports it.
 // It runs tinybench tasks, prints a table, and writes
-// bench-results/<package>.<bench>.json with ops/s, mean, p99 and samples per
+// bench-results/<package>.<bench>.json with ops/s, mean, p50, p99 and samples per
 // task plus any extra figures (such as the Python original's numbers measured
 // in the same run).
 import { spawnSync } from 'node:child_process';
@@ -15,6 +15,7 @@ export interface TaskFigures {
   name: string;
   opsPerSecond: number;
   meanMs: number;
+  p50Ms: number;
   p99Ms: number;
   samples: number;
 }
@@ -57,13 +58,14 @@ export async function runTasks(
   return bench.tasks.map((t) => {
     const r = t.result as unknown as {
       throughput?: { mean: number };
-      latency?: { mean: number; p99?: number; samples?: number[]; samplesCount?: number };
+      latency?: { mean: number; p50?: number; p99?: number; samples?: number[]; samplesCount?: number };
     };
     const latency = r.latency;
     return {
       name: t.name,
       opsPerSecond: r.throughput?.mean ?? 0,
       meanMs: latency?.mean ?? 0,
+      p50Ms: latency?.p50 ?? 0,
       p99Ms: latency?.p99 ?? 0,
       samples: latency?.samplesCount ?? latency?.samples?.length ?? 0,
     };
@@ -80,6 +82,7 @@ export function report(name: string, tasks: TaskFigures[], extra: Record<string,
         task: t.name,
         'ops/s': Math.round(t.opsPerSecond).toLocaleString('en-US'),
         'mean ms': t.meanMs.toFixed(4),
+        'p50 ms': t.p50Ms.toFixed(4),
         'p99 ms': t.p99Ms.toFixed(4),
         samples: t.samples,
       })),

@@ -100,6 +100,7 @@ async function drive(label: string, url: string, rounds: number): Promise<TaskFi
       name: `${label} ${phase.op} (${CLIENTS} clients)`,
       opsPerSecond: samples.length / wall,
       meanMs: samples.reduce((s, x) => s + x, 0) / samples.length,
+      p50Ms: percentile(samples, 50),
       p99Ms: percentile(samples, 99),
       samples: samples.length,
     });

@@ -401,6 +401,7 @@ for (const nodes of SIZES) {
         name: `${q.name} @${nodes}`,
         opsPerSecond: 1000 / inProcess.mean,
         meanMs: inProcess.mean,
+        p50Ms: inProcess.p50,
         p99Ms: inProcess.p99,
         samples: inProcess.samples,
       });
