@@ -82,7 +82,13 @@ export {
   pyTruthy,
 } from './python.js';
 export type { PythonRegexMode } from './python-regex.js';
-export { compilePythonRegex, PY_WHITESPACE, PythonRegexError, translatePythonRegex } from './python-regex.js';
+export {
+  compilePythonRegex,
+  PY_WHITESPACE,
+  PythonRegexError,
+  translatePythonRegex,
+  translatePythonRegexPortable,
+} from './python-regex.js';
 export type {
   NameRegistry,
   NameRegistryOptions,

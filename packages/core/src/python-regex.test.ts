@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isStackspecError } from './errors.js';
-import { compilePythonRegex, PythonRegexError, translatePythonRegex } from './python-regex.js';
+import {
+  compilePythonRegex,
+  PythonRegexError,
+  translatePythonRegex,
+  translatePythonRegexPortable,
+} from './python-regex.js';
 
 const full = (pattern: string, text: string) => compilePythonRegex(pattern, 'fullmatch').test(text);
 
@@ -94,6 +99,10 @@ describe('compilePythonRegex in fullmatch mode', () => {
     }
   });
 
+  it('refuses a pattern that is not a string with a PythonRegexError', () => {
+    expect(() => translatePythonRegex(42 as unknown as string)).toThrow('the pattern is not a string');
+  });
+
   it('never throws anything but PythonRegexError', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 12 }), (s) => {
@@ -126,5 +135,91 @@ describe('compilePythonRegex in search and match modes', () => {
 
   it('reports a translation the JavaScript engine rejects as a PythonRegexError', () => {
     expect(() => compilePythonRegex('(?P<a>x)(?P<a>y)')).toThrow(PythonRegexError);
+  });
+});
+
+describe('translatePythonRegexPortable', () => {
+  const portable = (pattern: string, flags: string) =>
+    new RegExp(`^(?:${translatePythonRegexPortable(pattern)})$(?!\\n)`, flags);
+
+  it('writes no Unicode property escapes, code point escapes or named groups', () => {
+    const out = translatePythonRegexPortable('(?P<n>\\d+)\\s\\w.[^a\\d]\\U0001F600\\u00e9$');
+    expect(out).not.toMatch(/\\[pP]\{|\\u\{|\(\?</);
+    expect(() => new RegExp(out)).not.toThrow();
+    expect(() => new RegExp(out, 'u')).not.toThrow();
+  });
+
+  it('keeps a supplementary character whole, with or without the u flag', () => {
+    for (const flags of ['', 'u']) {
+      expect(portable('\\U0001F600+', flags).test('\u{1f600}\u{1f600}')).toBe(true);
+      expect(portable('a.b', flags).test('a\u{1f600}b')).toBe(true);
+      expect(portable('[^:]', flags).test('\u{1f600}')).toBe(true);
+      expect(portable('\\d', flags).test('\u{1d7d3}')).toBe(true);
+      expect(portable('abc$', flags).test('abc\n')).toBe(false);
+    }
+  });
+
+  it.each([
+    ['\\bx', '\\b'],
+    ['\\W', '\\W'],
+    ['[\\S]', 'not supported'],
+    ['(?P<a>x)(?P=a)', '(?P=a)'],
+    ['[\\U0001F600]', 'cannot be written'],
+    ['[\u{1f600}]', 'in a class'],
+  ])('refuses %j, which has no portable form', (pattern, reason) => {
+    expect(() => translatePythonRegexPortable(pattern)).toThrow(PythonRegexError);
+    expect(() => translatePythonRegexPortable(pattern)).toThrow(reason);
+  });
+
+  it('matches exactly what the Unicode translation matches on BMP text, in both modes', () => {
+    const atoms = [
+      'a',
+      'b',
+      '\\d',
+      '\\s',
+      '\\S',
+      '.',
+      '[a-c]',
+      '[^b]',
+      '[\\d_]',
+      '\\D',
+      '$',
+      '\\Z',
+      '\\u00e9',
+      '(?:ab|\\d)',
+    ];
+    const quantifiers = ['', '*', '+', '?', '{1,2}'];
+    const text = fc.array(
+      fc.constantFrom('a', 'b', 'c', '1', '\u0663', '\u00b2', ' ', '\n', '\u0085', '\u00e9', '_'),
+      {
+        maxLength: 6,
+      },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom(...atoms), fc.constantFrom(...quantifiers)), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        fc.array(text, { minLength: 1, maxLength: 8 }),
+        (parts, samples) => {
+          const pattern = parts.map(([a, q]) => (a === '$' || a === '\\Z' ? a : a + q)).join('');
+          let exact: RegExp;
+          try {
+            exact = compilePythonRegex(pattern, 'fullmatch');
+          } catch {
+            return;
+          }
+          for (const flags of ['', 'u']) {
+            const loose = portable(pattern, flags);
+            for (const chars of samples) {
+              const s = chars.join('');
+              expect(loose.test(s), `${pattern} /${flags} on ${JSON.stringify(s)}`).toBe(exact.test(s));
+            }
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

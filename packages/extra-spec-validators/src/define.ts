@@ -1,7 +1,13 @@
-import { createDiagnostic, type Diagnostic, diagnosticsFromZod, SpecError } from '@stackspec/core';
+import {
+  compilePythonRegex,
+  createDiagnostic,
+  type Diagnostic,
+  diagnosticsFromZod,
+  PythonRegexError,
+  SpecError,
+} from '@stackspec/core';
 import { z } from 'zod';
 import { requireString } from './guards.js';
-import { compileFullMatch, PythonRegexError } from './python-regex.js';
 import { type BacktrackingRisk, findBacktrackingRisk } from './regex-safety.js';
 import { compareReleases, ReleaseNameSchema } from './releases.js';
 import { effectivePattern } from './value-check.js';
@@ -235,7 +241,7 @@ function checkName(name: string, parameters: readonly ExtraSpecParameter[], at: 
   let patternsUsable = true;
   parameters.forEach((p, i) => {
     try {
-      compileFullMatch(p.pattern);
+      compilePythonRegex(p.pattern, 'fullmatch');
     } catch (e) {
       patternsUsable = false;
       fail(
@@ -269,7 +275,7 @@ function slowPattern(what: string, risk: BacktrackingRisk, against: 'key' | 'val
 function checkValue(value: ValueRule, at: string): Diagnostic[] {
   if (value.type !== 'str' || value.pattern === undefined) return [];
   try {
-    compileFullMatch(value.pattern);
+    compilePythonRegex(value.pattern, 'fullmatch');
     // Nova's own slow patterns run as proven linear rewrites; others must be safe as written.
     const risk = findBacktrackingRisk(effectivePattern(value.pattern));
     if (!risk) return [];

@@ -6,10 +6,10 @@ import {
   hasErrors,
   suggest,
   toJsonPointer,
+  translatePythonRegex,
 } from '@stackspec/core';
 import { optionsOf, requireString } from './guards.js';
 import { pyRepr } from './http/pyjson.js';
-import { translatePythonRegex } from './python-regex.js';
 import { PY_INT_MAX_DIGITS, parsePythonInt, pythonStrip } from './python-values.js';
 import { type ExtraSpecRegistry, internals, type RegisteredExtraSpec } from './registry.js';
 import type { NovaRelease } from './releases.js';

@@ -1,3 +1,4 @@
+export { PythonRegexError, translatePythonRegex } from '@stackspec/core';
 export type { ReleasedExtraSpec } from './catalog/index.js';
 export {
   BUILTIN_EXTRA_SPECS,
@@ -42,7 +43,6 @@ export type { ImagePropertyMatch, ValidateImagePropertiesOptions } from './image
 export { findImageProperty, IMAGE_ONLY_PROPERTIES, validateImageProperties } from './image.js';
 export type { LoadExtraSpecPluginsOptions, LoadExtraSpecPluginsResult } from './plugins.js';
 export { loadExtraSpecPlugins, PLUGIN_KIND } from './plugins.js';
-export { PythonRegexError, translatePythonRegex } from './python-regex.js';
 export type { PythonInt } from './python-values.js';
 export { parsePythonBool, parsePythonInt } from './python-values.js';
 export type {

@@ -1,7 +1,7 @@
+import { compilePythonRegex } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_EXTRA_SPECS } from './catalog/index.js';
-import { compileFullMatch } from './python-regex.js';
 import { findBacktrackingRisk } from './regex-safety.js';
 import { effectivePattern } from './value-check.js';
 
@@ -93,7 +93,7 @@ describe('findBacktrackingRisk', () => {
         const risk = findBacktrackingRisk(p);
         if (risk) return;
         accepted += 1;
-        const re = compileFullMatch(p);
+        const re = compilePythonRegex(p, 'fullmatch');
         for (const t of texts) re.test(t);
       }),
       { numRuns: 400 },

@@ -15,7 +15,7 @@
 // accept: both loops, and everything between them, must be able to match
 // text made only of characters both loops accept. This errs on the side of
 // refusing (a few harmless patterns are reported), never of accepting.
-import { PY_WHITESPACE } from './python-regex.js';
+import { PY_WHITESPACE } from '@stackspec/core';
 
 /** A set of code points: a bitmap of the Basic Multilingual Plane and whether any character above it is in. */
 class CharSet {

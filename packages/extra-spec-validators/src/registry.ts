@@ -1,4 +1,5 @@
 import {
+  compilePythonRegex,
   createDiagnostic,
   createNameRegistry,
   type Diagnostic,
@@ -7,6 +8,7 @@ import {
   matchNamePattern,
   type NameRegistry,
   SpecError,
+  translatePythonRegex,
 } from '@stackspec/core';
 import {
   BUILTIN_EXTRA_SPECS,
@@ -24,7 +26,6 @@ import {
 } from './define.js';
 import { optionsOf } from './guards.js';
 import { createKeyIndex, type KeyIndex } from './key-index.js';
-import { compileFullMatch, translatePythonRegex } from './python-regex.js';
 import { type NovaRelease, resolveRelease } from './releases.js';
 import { type CompiledValueRule, compileValueRule } from './value-check.js';
 
@@ -321,7 +322,7 @@ function createRegistry(options: ExtraSpecRegistryOptions): InternalRegistry {
         origin,
         source,
         nameRegex,
-        nameMatcher: compileFullMatch(nameRegex),
+        nameMatcher: compilePythonRegex(nameRegex, 'fullmatch'),
         checker: compileValueRule(spec.value),
       };
     } catch (e) {
@@ -351,7 +352,12 @@ function createRegistry(options: ExtraSpecRegistryOptions): InternalRegistry {
         ownedSeen.add(ns);
         if (SIMPLE_NAMESPACE.test(ns)) ownedLiteral.add(ns);
         else
-          ownedPatterns.push({ value: true, head: literalHeadOf(ns), tail: '', regex: compileFullMatch(ns) });
+          ownedPatterns.push({
+            value: true,
+            head: literalHeadOf(ns),
+            tail: '',
+            regex: compilePythonRegex(ns, 'fullmatch'),
+          });
       }
     }
   };

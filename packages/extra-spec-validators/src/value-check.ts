@@ -1,5 +1,5 @@
+import { compilePythonRegex } from '@stackspec/core';
 import type { ValueRule } from './define.js';
-import { compileFullMatch } from './python-regex.js';
 import { compareToBound, formatPythonInt, parsePythonBool, parsePythonInt } from './python-values.js';
 
 /** Why a value was refused; `0` means it was accepted. */
@@ -77,7 +77,7 @@ export function compileValueRule(rule: ValueRule): CompiledValueRule {
   } else if (rule.type === 'bool') {
     check = (value) => (parsePythonBool(value) === undefined ? ValueVerdict.NotBoolean : ValueVerdict.Ok);
   } else if (rule.pattern !== undefined) {
-    const re = compileFullMatch(effectivePattern(rule.pattern));
+    const re = compilePythonRegex(effectivePattern(rule.pattern), 'fullmatch');
     check = (value) => (re.test(value) ? ValueVerdict.Ok : ValueVerdict.NoPatternMatch);
   } else if (rule.enum !== undefined) {
     const allowed = new Set(rule.enum);

@@ -1,5 +1,5 @@
+import { PY_WHITESPACE, PythonRegexError, translatePythonRegexPortable } from '@stackspec/core';
 import type { ValueRule } from '../define.js';
-import { PY_WHITESPACE, PythonRegexError, translatePythonRegexPortable } from '../python-regex.js';
 import { BOOL_WORDS } from '../python-values.js';
 import { effectivePattern } from '../value-check.js';
 import { assertDocSource } from './common.js';

@@ -1,5 +1,5 @@
+import { PythonRegexError } from '@stackspec/core';
 import type { ValueRule } from '../define.js';
-import { PythonRegexError } from '../python-regex.js';
 import type { RegisteredExtraSpec } from '../registry.js';
 import { assertDocSource, groupByNamespace } from './common.js';
 import { rstToPlain } from './inline.js';
