@@ -1,0 +1,177 @@
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isStackspecError } from '../errors.js';
+import { readTextFile } from './read-file.js';
+
+let dir: string;
+const at = (name: string) => join(dir, name);
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'core-read-'));
+  writeFileSync(at('ok.yaml'), '\ufeffname: é # ok\n');
+  writeFileSync(at('empty.yaml'), '');
+  writeFileSync(at('latin1.yaml'), Buffer.from([0x61, 0x3a, 0x20, 0xe9, 0x0a]));
+  mkdirSync(at('folder.yaml'));
+  execFileSync('mkfifo', [at('fifo.yaml')]);
+  execFileSync('mkfifo', [at('fed.yaml')]);
+  // Sparse: no disk space, but read whole it would need a gigabyte.
+  writeFileSync(at('huge.yaml'), '');
+  truncateSync(at('huge.yaml'), 2 ** 30);
+  writeFileSync(at('limit.yaml'), 'x'.repeat(64));
+  writeFileSync(at('big.yaml'), 'y'.repeat(300 * 1024));
+  symlinkSync('loop-b', at('loop-a'));
+  symlinkSync('loop-a', at('loop-b'));
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('readTextFile', () => {
+  it('reads a file as UTF-8, keeping a byte-order mark', () => {
+    expect(readTextFile(at('ok.yaml'))).toEqual({ ok: true, text: '\ufeffname: é # ok\n' });
+    expect(readTextFile(at('empty.yaml'))).toEqual({ ok: true, text: '' });
+    // Larger than the shared buffer, read in several steps.
+    expect(readTextFile(at('big.yaml'))).toEqual({ ok: true, text: 'y'.repeat(300 * 1024) });
+    expect(readTextFile(at('latin1.yaml'))).toEqual({ ok: true, text: 'a: \ufffd\n' });
+  });
+
+  it('refuses a named pipe without waiting for a writer', () => {
+    expect(readTextFile(at('fifo.yaml'), { file: 'fifo.yaml' })).toEqual({
+      ok: false,
+      diagnostic: expect.objectContaining({
+        code: 'fs/unreadable',
+        severity: 'error',
+        file: 'fifo.yaml',
+        message: 'The file cannot be read: it is a named pipe (FIFO), not a regular file.',
+      }),
+    });
+  });
+
+  it('refuses a named pipe that has a writer and data, without reading it', () => {
+    const writer = openSync(at('fed.yaml'), constants.O_RDWR | constants.O_NONBLOCK);
+    try {
+      writeSync(writer, 'a: 1\n');
+      expect(readTextFile(at('fed.yaml'))).toMatchObject({
+        ok: false,
+        diagnostic: { code: 'fs/unreadable', message: expect.stringContaining('named pipe') },
+      });
+    } finally {
+      closeSync(writer);
+    }
+  });
+
+  it('refuses a directory and a device', () => {
+    expect(readTextFile(at('folder.yaml'))).toMatchObject({
+      ok: false,
+      diagnostic: {
+        code: 'fs/unreadable',
+        message: expect.stringContaining('a directory, not a regular file'),
+      },
+    });
+    // Endless: read, it would fill any bound.
+    expect(readTextFile('/dev/zero')).toMatchObject({
+      ok: false,
+      diagnostic: { code: 'fs/unreadable', file: '/dev/zero', message: expect.stringContaining('a device') },
+    });
+  });
+
+  it('says when nothing is there, and when symbolic links loop', () => {
+    expect(readTextFile(at('nowhere.yaml'), { file: 'nowhere.yaml' })).toEqual({
+      ok: false,
+      missing: true,
+      diagnostic: expect.objectContaining({
+        code: 'fs/not-found',
+        file: 'nowhere.yaml',
+        message: 'The file does not exist.',
+      }),
+    });
+    expect(readTextFile(at('loop-a'))).toMatchObject({
+      ok: false,
+      diagnostic: {
+        code: 'fs/unreadable',
+        message: 'The file cannot be read: its symbolic links form a loop.',
+      },
+    });
+  });
+
+  // Root reads whatever the mode bits say, so only another user can see this refusal.
+  it.skipIf(process.getuid?.() === 0)('says when permission is denied', () => {
+    writeFileSync(at('secret.yaml'), 'a: 1\n', { mode: 0o000 });
+    expect(readTextFile(at('secret.yaml'))).toMatchObject({
+      ok: false,
+      diagnostic: { code: 'fs/unreadable', message: 'The file cannot be read: permission denied.' },
+    });
+  });
+
+  it('refuses a file over the bound without reading it', () => {
+    expect(readTextFile(at('huge.yaml'), { file: 'huge.yaml' })).toEqual({
+      ok: false,
+      diagnostic: expect.objectContaining({
+        code: 'fs/too-large',
+        file: 'huge.yaml',
+        message: `The file holds ${2 ** 30} bytes, more than the limit of ${10 * 1024 * 1024} bytes; it is not read.`,
+        hint: expect.stringContaining('maxBytes'),
+      }),
+    });
+  });
+
+  it('reads a file of exactly the bound and refuses one byte more', () => {
+    expect(readTextFile(at('limit.yaml'), { maxBytes: 64 })).toMatchObject({ ok: true });
+    expect(readTextFile(at('limit.yaml'), { maxBytes: 63 })).toMatchObject({
+      ok: false,
+      diagnostic: {
+        code: 'fs/too-large',
+        message: expect.stringContaining('64 bytes, more than the limit of 63'),
+      },
+    });
+    expect(readTextFile(at('empty.yaml'), { maxBytes: 0 })).toEqual({ ok: true, text: '' });
+    expect(readTextFile(at('big.yaml'), { maxBytes: Number.POSITIVE_INFINITY })).toMatchObject({ ok: true });
+  });
+
+  it('refuses a bound that is not a number of bytes', () => {
+    for (const maxBytes of [Number.NaN, -1, '64' as unknown as number]) {
+      try {
+        readTextFile(at('ok.yaml'), { maxBytes });
+        expect.unreachable();
+      } catch (e) {
+        expect(isStackspecError(e) && [e.kind, e.code]).toEqual(['spec', 'fs/bad-option']);
+      }
+    }
+  });
+
+  it('answers any path with text or one diagnostic, never a throw', () => {
+    const names = [
+      'ok.yaml',
+      'empty.yaml',
+      'folder.yaml',
+      'fifo.yaml',
+      'huge.yaml',
+      'loop-a',
+      'nowhere',
+      '',
+      '\0x',
+    ];
+    fc.assert(
+      fc.property(fc.constantFrom(...names), fc.nat({ max: 100 }), (name, maxBytes) => {
+        const r = readTextFile(name.startsWith('\0') ? name : at(name), { maxBytes });
+        expect(r.ok ? typeof r.text : r.diagnostic.code).toMatch(
+          /^(string|fs\/(not-found|unreadable|too-large))$/,
+        );
+      }),
+    );
+  });
+});
