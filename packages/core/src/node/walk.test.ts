@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdir, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdir, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedAvailable, sharedPath } from '../../../../test-support/shared.js';
 import { displayPath, mapWithConcurrency, type WalkFileSystem, walkFiles, walkFilesWith } from './walk.js';
 
 let root: string;
@@ -60,6 +61,37 @@ describe('walkFiles', () => {
     const r = await walkFiles(['missing', 'other'], { cwd: root, recursive: false });
     expect(r.files).toEqual([]);
     expect(r.diagnostics.map((d) => d.code)).toEqual(['fs/not-found', 'fs/not-recursive']);
+  });
+});
+
+describe('walkFiles with and without ignore patterns', () => {
+  // An ignore pattern that matches nothing sends the walk through fast-glob.
+  const viaGlob = { ignore: ['**/*.never-there'] };
+
+  it('finds the same files and problems either way, dot-files included or not', async () => {
+    for (const dot of [false, true]) {
+      const plain = await walkFiles(['tree', 'other'], { cwd: root, dot });
+      const globbed = await walkFiles(['tree', 'other'], { cwd: root, dot, ...viaGlob });
+      expect(globbed).toEqual(plain);
+      expect(plain.files.includes('tree/.hidden/d.yaml')).toBe(dot);
+    }
+  });
+
+  it.runIf(sharedAvailable('real-world YAML corpus', 'corpus'))(
+    'finds the same files either way in a real template tree',
+    async () => {
+      const tree = sharedPath('corpus/tripleo-heat-templates');
+      const plain = await walkFiles([tree]);
+      expect(plain.files.length).toBeGreaterThan(600);
+      expect(await walkFiles([tree], viaGlob)).toEqual(plain);
+    },
+  );
+
+  it('loads fast-glob only when there are patterns to ignore', () => {
+    // Loading it costs more than a whole walk of a large tree without it.
+    const source = readFileSync(new URL('./walk.ts', import.meta.url), 'utf8');
+    expect(source).not.toMatch(/^import (?!type )[^;]*'fast-glob'/m);
+    expect(source).toContain("await import('fast-glob')");
   });
 });
 
@@ -135,10 +167,13 @@ describe('walkFiles: links, special files and unreadable directories', () => {
         message: expect.stringContaining('EACCES'),
       }),
     );
-    // The same for the folder that was named.
+    // The same for the folder that was named, and when fast-glob does the walk.
     const root = await walkFilesWith(denying, ['top/mid/low'], { cwd: base });
     expect(root.files).toEqual([]);
     expect(root.diagnostics.map((d) => [d.code, d.file])).toEqual([['fs/unreadable', 'top/mid/low']]);
+    const globbed = await walkFilesWith(denying, ['top/mid'], { cwd: base, ignore: ['**/*.txt'] });
+    expect(globbed.files).toEqual(['top/mid/b.yaml']);
+    expect(globbed.diagnostics.map((d) => [d.code, d.file])).toContainEqual(['fs/unreadable', 'top/mid/low']);
   });
 });
 

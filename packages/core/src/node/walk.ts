@@ -1,6 +1,6 @@
 import { type Dirent, promises as fsp, readdir, type Stats } from 'node:fs';
 import { join, posix, relative, resolve, sep } from 'node:path';
-import fg from 'fast-glob';
+import type fg from 'fast-glob';
 import { createDiagnostic, type Diagnostic } from '../diagnostic.js';
 import { describeError } from '../errors.js';
 
@@ -75,6 +75,85 @@ const NODE_FS: WalkFileSystem = {
   readdir: readdir as unknown as WalkFileSystem['readdir'],
 };
 
+/** One entry under a searched directory: its path relative to it (with `/`), its name and its type. */
+interface TreeEntry {
+  path: string;
+  name: string;
+  dirent: Pick<Dirent, 'isFile' | 'isDirectory' | 'isSymbolicLink'>;
+}
+
+// Errors that mean "this directory cannot be read", reported; any other
+// (a directory gone since it was listed) leaves it out silently.
+const UNREADABLE = new Set(['EACCES', 'EPERM', 'EIO']);
+
+/**
+ * Every entry under `dir`, without following links, as fast-glob's `**\/*`
+ * lists them but without its cost: loading it and matching each path
+ * against the pattern take several times longer than the walk itself, and
+ * with nothing to ignore there is nothing for it to do.
+ */
+async function listTree(
+  fs: WalkFileSystem,
+  dir: string,
+  dot: boolean,
+  reportUnreadable: (path: string, error: unknown) => void,
+): Promise<TreeEntry[]> {
+  const out: TreeEntry[] = [];
+  const visit = (abs: string, rel: string): Promise<void> =>
+    new Promise((done) => {
+      fs.readdir(abs, { withFileTypes: true }, (error, list) => {
+        if (error) {
+          if (UNREADABLE.has(errnoOf(error) ?? '')) reportUnreadable(abs, error);
+          done();
+          return;
+        }
+        const below: Promise<void>[] = [];
+        for (const dirent of list as Dirent[]) {
+          if (!dot && dirent.name.startsWith('.')) continue;
+          const path = rel ? `${rel}/${dirent.name}` : dirent.name;
+          out.push({ path, name: dirent.name, dirent });
+          if (dirent.isDirectory()) below.push(visit(join(abs, dirent.name), path));
+        }
+        Promise.all(below).then(() => done());
+      });
+    });
+  await visit(dir, '');
+  return out;
+}
+
+/** Every entry under `dir` that no `ignore` pattern matches, found by fast-glob (loaded only for this). */
+async function globTree(
+  fs: WalkFileSystem,
+  dir: string,
+  ignore: readonly string[],
+  dot: boolean,
+  reportUnreadable: (path: string, error: unknown) => void,
+): Promise<TreeEntry[]> {
+  // fast-glob drops unreadable directories silently (suppressErrors); report them instead.
+  const reportingReaddir = (path: string, a: unknown, b?: ReaddirCallback) => {
+    const callback = (typeof a === 'function' ? a : b) as ReaddirCallback;
+    const done: ReaddirCallback = (error, entries) => {
+      if (error && UNREADABLE.has(errnoOf(error) ?? '')) {
+        reportUnreadable(path, error);
+        callback(null, []);
+      } else callback(error, entries);
+    };
+    if (typeof a === 'function') fs.readdir(path, done);
+    else fs.readdir(path, a, done);
+  };
+  const { default: glob } = (await import('fast-glob')) as { default: typeof fg };
+  return glob(['**/*'], {
+    cwd: dir,
+    onlyFiles: false,
+    followSymbolicLinks: false,
+    objectMode: true,
+    dot,
+    suppressErrors: true,
+    ignore: [...ignore],
+    fs: { readdir: reportingReaddir as never },
+  });
+}
+
 /**
  * Lists the files under the given files and directories, the way a linter
  * collects its inputs. Symbolic links are followed, but each real directory
@@ -134,40 +213,24 @@ export async function walkFilesWith(
       }
     }
     visited.add(real);
-    // fast-glob drops unreadable directories silently (suppressErrors); report them instead.
-    const reportingReaddir = (path: string, a: unknown, b?: ReaddirCallback) => {
-      const callback = (typeof a === 'function' ? a : b) as ReaddirCallback;
-      const done: ReaddirCallback = (error, entries) => {
-        const code = errnoOf(error);
-        if (error && (code === 'EACCES' || code === 'EPERM' || code === 'EIO')) {
-          diagnostics.push(
-            unreadable(posix.join(shown, relative(dir, path).split(sep).join('/')) || '.', error),
-          );
-          callback(null, []);
-        } else callback(error, entries);
-      };
-      if (typeof a === 'function') fs.readdir(path, done);
-      else fs.readdir(path, a, done);
-    };
-    let entries: fg.Entry[];
+    const reportUnreadable = (path: string, error: unknown) =>
+      diagnostics.push(unreadable(posix.join(shown, relative(dir, path).split(sep).join('/')) || '.', error));
+    let entries: TreeEntry[];
     try {
-      entries = await fg(['**/*'], {
-        cwd: dir,
-        onlyFiles: false,
-        followSymbolicLinks: false,
-        objectMode: true,
-        dot: options.dot === true,
-        suppressErrors: true,
-        ignore: options.ignore ? [...options.ignore] : [],
-        fs: { readdir: reportingReaddir as never },
-      });
+      entries = options.ignore?.length
+        ? await globTree(fs, dir, options.ignore, options.dot === true, reportUnreadable)
+        : await listTree(fs, dir, options.dot === true, reportUnreadable);
     } catch (e) {
       diagnostics.push(unreadable(shown, e));
       return;
     }
     entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    // Entry paths are clean (names joined by '/'), so after a normalised
+    // prefix the result is what posix.join would give, without its cost per entry.
+    const base = shown ? posix.normalize(shown) : '.';
+    const prefix = base === '.' ? '' : base.endsWith('/') ? base : `${base}/`;
     for (const entry of entries) {
-      const path = posix.join(shown, entry.path);
+      const path = prefix + entry.path;
       if (entry.dirent.isSymbolicLink()) {
         let stat: Stats;
         try {
@@ -226,13 +289,12 @@ export async function walkFilesWith(
       await walkDir(abs, given === '.' ? '' : given.replace(/[\\/]+$/, ''), true);
     } else if (stat.isFile()) {
       // A file named explicitly is taken whatever its name.
-      files.add(given);
+      files.add(given.startsWith('/') ? given : posix.normalize(given));
     } else {
       diagnostics.push(notRegular(given));
     }
   }
-  const list = [...files].map((f) => (f.startsWith('/') || !f ? f : posix.normalize(f)));
-  return { files: [...new Set(list)].sort(), diagnostics };
+  return { files: [...files].sort(), diagnostics };
 }
 
 /** Runs `fn` over `items` with at most `limit` calls in flight; results keep the input order. */
