@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
+  exports: Record<string, unknown>;
+  typesVersions: Record<string, Record<string, string[]>>;
+};
+
+/** An export entry with its file names replaced, to compare the layout of two subpaths. */
+function layout(entry: unknown, name: string): string {
+  return JSON.stringify(entry).replaceAll(name, '<name>');
+}
+
+describe('the ./cli subpath', () => {
+  it('resolves by package name to the command-line runner', async () => {
+    const sub = await import('@stackspec/extra-spec-validators/cli');
+    expect(Object.keys(sub)).toEqual(['runExtraSpecsCli']);
+    const out: string[] = [];
+    const io = {
+      stdout: { write: (s: string) => out.push(s) },
+      stderr: { write: (s: string) => out.push(s) },
+      cwd: process.cwd(),
+      env: {},
+    };
+    expect(await sub.runExtraSpecsCli(['describe', 'hw:cpu_policy'], io as never)).toBe(0);
+    expect(out.join('')).toContain('hw:cpu_policy');
+  });
+
+  it('leaves the deprecated name in the main entry as the same function', async () => {
+    const [main, sub] = await Promise.all([
+      import('@stackspec/extra-spec-validators'),
+      import('@stackspec/extra-spec-validators/cli'),
+    ]);
+    expect(main.runExtraSpecsCli).toBe(sub.runExtraSpecsCli);
+  });
+
+  it('is declared with the conditions of the main entry, for ESM, CommonJS and old TypeScript', () => {
+    expect(layout(manifest.exports['./cli'], 'cli')).toBe(layout(manifest.exports['.'], 'index'));
+    expect(manifest.exports['./cli']).toMatchObject({ '@stackspec/source': './src/cli.ts' });
+    expect(manifest.typesVersions['*']?.cli).toEqual(['./dist/cli.d.ts']);
+  });
+});
