@@ -64,6 +64,32 @@ describe('walkFiles', () => {
   });
 });
 
+describe('walkFiles: how found files are spelled', () => {
+  it('keeps the path as given, trailing slashes dropped, absolute or relative', async () => {
+    expect((await walkFiles(['tree/sub/'], { cwd: root })).files).toEqual(['tree/sub/c.yml']);
+    expect((await walkFiles(['./tree/../other//'], { cwd: root })).files).toEqual(['other/e.yaml']);
+    expect((await walkFiles([`${root}/other/`])).files).toEqual([`${root}/other/e.yaml`]);
+  });
+
+  it('keeps the leading slash of files found under the root directory', async () => {
+    // A one-file tree at '/', served by a fake file system.
+    const dirent = (name: string, file: boolean) =>
+      ({ name, isFile: () => file, isDirectory: () => !file, isSymbolicLink: () => false }) as never;
+    const fakeRoot: WalkFileSystem = {
+      realpath: async (p) => p,
+      stat: async () => ({ isDirectory: () => true, isFile: () => false }) as never,
+      readdir(path, options, callback) {
+        const done = (typeof options === 'function' ? options : callback) as (e: unknown, x: unknown) => void;
+        done(null, path === '/' ? [dirent('etc', false)] : [dirent('a.yaml', true)]);
+      },
+    };
+    for (const ignore of [undefined, ['**/*.txt']]) {
+      const r = await walkFilesWith(fakeRoot, ['/'], { ...(ignore ? { ignore } : {}) });
+      expect(r).toEqual({ files: ['/etc/a.yaml'], diagnostics: [] });
+    }
+  });
+});
+
 describe('walkFiles with and without ignore patterns', () => {
   // An ignore pattern that matches nothing sends the walk through fast-glob.
   const viaGlob = { ignore: ['**/*.never-there'] };

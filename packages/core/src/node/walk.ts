@@ -286,7 +286,8 @@ export async function walkFilesWith(
         );
         continue;
       }
-      await walkDir(abs, given === '.' ? '' : given.replace(/[\\/]+$/, ''), true);
+      // Trailing slashes go, but not the one of the root ('/' stays '/').
+      await walkDir(abs, given === '.' ? '' : given.replace(/(.)[\\/]+$/, '$1'), true);
     } else if (stat.isFile()) {
       // A file named explicitly is taken whatever its name.
       files.add(given.startsWith('/') ? given : posix.normalize(given));
