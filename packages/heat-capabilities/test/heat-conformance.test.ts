@@ -59,6 +59,15 @@ const EXPLANATIONS: { reason: string; applies: (ours: Verdict, heat: Verdict) =>
       'PyYAML cannot read an empty key in a flow mapping (`{a, : b}`); the YAML spec and the parser in core read it as a null key.',
     applies: (o, h) => o.ok && !h.ok && /expected the node content, but found ':'/.test(h.message ?? ''),
   },
+  {
+    reason:
+      "Heat reads YAML with libyaml (CSafeLoader), which lets plain text inside a flow collection go on past a '?'; core follows pure-Python PyYAML's SafeLoader (what yaml.safe_load uses in the other services), which ends the text there and refuses the document.",
+    applies: (o, h) =>
+      h.ok &&
+      !o.ok &&
+      o.code === 'yaml/syntax' &&
+      /flow collection PyYAML ends plain text at a '\?'/.test(o.message ?? ''),
+  },
 ];
 
 function ours(c: ConformanceCase): Verdict {
