@@ -2,7 +2,7 @@ import { resolve, sep } from 'node:path';
 import type { Diagnostic } from '@stackspec/core';
 import { mapWithConcurrency, walkFiles } from '@stackspec/core/node';
 import { type Capabilities, canonicalValue, RESOURCE_TYPE_KEY, satisfiesFilter } from './capabilities.js';
-import { readTextFile } from './read-file.js';
+import { readHeatFile } from './read-file.js';
 import {
   type DocumentKind,
   MAX_SCAN_CHARS,
@@ -186,7 +186,7 @@ export async function findTemplates(
     files = [];
     for (const [i, file] of toRead.entries()) {
       if (i > 0 && i % 256 === 0) await new Promise((r) => setImmediate(r));
-      const read = readTextFile(absolute(file), file);
+      const read = readHeatFile(absolute(file), file);
       if (read.ok) {
         files.push(scanText(file, read.text));
       } else {

@@ -1,38 +1,50 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTextFile } from './read-file.js';
+import { readHeatFile } from './read-file.js';
 import { MAX_SCAN_CHARS } from './scan.js';
 
 let dir: string;
+const at = (name: string) => join(dir, name);
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'heat-read-'));
-  writeFileSync(join(dir, 'ok.yaml'), '\ufeffheat_template_version: wallaby # é\n');
-  writeFileSync(join(dir, 'empty.yaml'), '');
-  mkdirSync(join(dir, 'folder.yaml'));
-  execFileSync('mkfifo', [join(dir, 'fifo.yaml')]);
+  writeFileSync(at('ok.yaml'), '\ufeffheat_template_version: wallaby # é\n');
+  writeFileSync(at('empty.yaml'), '');
+  mkdirSync(at('folder.yaml'));
+  execFileSync('mkfifo', [at('fifo.yaml')]);
+  execFileSync('mkfifo', [at('fed.yaml')]);
   // Sparse: takes no disk space; read whole, it would make a string too long for V8.
-  writeFileSync(join(dir, 'huge.yaml'), '');
-  truncateSync(join(dir, 'huge.yaml'), 2 ** 30);
-  writeFileSync(join(dir, 'limit.yaml'), 'x'.repeat(64));
+  writeFileSync(at('huge.yaml'), '');
+  truncateSync(at('huge.yaml'), 2 ** 30);
+  writeFileSync(at('limit.yaml'), 'x'.repeat(64));
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('readTextFile', () => {
+describe('readHeatFile', () => {
   it('reads a file as UTF-8, keeping a byte-order mark', () => {
-    expect(readTextFile(join(dir, 'ok.yaml'), 'ok.yaml')).toEqual({
+    expect(readHeatFile(at('ok.yaml'), 'ok.yaml')).toEqual({
       ok: true,
       text: '\ufeffheat_template_version: wallaby # é\n',
     });
-    expect(readTextFile(join(dir, 'empty.yaml'), 'empty.yaml')).toEqual({ ok: true, text: '' });
+    expect(readHeatFile(at('empty.yaml'), 'empty.yaml')).toEqual({ ok: true, text: '' });
   });
 
   it('reports a named pipe without waiting for a writer', () => {
-    expect(readTextFile(join(dir, 'fifo.yaml'), 'fifo.yaml')).toEqual({
+    expect(readHeatFile(at('fifo.yaml'), 'fifo.yaml')).toEqual({
       ok: false,
       diagnostic: expect.objectContaining({
         code: 'heat/find/unreadable',
@@ -43,34 +55,79 @@ describe('readTextFile', () => {
     });
   });
 
-  it('reports a directory and a missing file', () => {
-    expect(readTextFile(join(dir, 'folder.yaml'), 'folder.yaml')).toMatchObject({
+  it('reports a named pipe that has a writer and data, without reading what was written', () => {
+    const writer = openSync(at('fed.yaml'), constants.O_RDWR | constants.O_NONBLOCK);
+    try {
+      writeSync(writer, 'heat_template_version: wallaby\n');
+      expect(readHeatFile(at('fed.yaml'), 'fed.yaml')).toEqual({
+        ok: false,
+        diagnostic: expect.objectContaining({
+          code: 'heat/find/unreadable',
+          severity: 'warning',
+          file: 'fed.yaml',
+          message: 'The file cannot be read: it is a named pipe (FIFO), not a regular file.',
+        }),
+      });
+    } finally {
+      closeSync(writer);
+    }
+  });
+
+  it('reports an endless device such as /dev/zero instead of reading it', () => {
+    expect(readHeatFile('/dev/zero', '/dev/zero')).toEqual({
       ok: false,
-      diagnostic: { code: 'heat/find/unreadable', message: expect.stringContaining('a directory') },
-    });
-    expect(readTextFile(join(dir, 'nowhere.yaml'), 'nowhere.yaml')).toMatchObject({
-      ok: false,
-      missing: true,
-      diagnostic: { code: 'heat/find/unreadable', message: 'The file cannot be read: it does not exist.' },
+      diagnostic: expect.objectContaining({
+        code: 'heat/find/unreadable',
+        severity: 'warning',
+        file: '/dev/zero',
+        message: 'The file cannot be read: it is a device, not a regular file.',
+      }),
     });
   });
 
-  it('refuses a file over the bound after reading no more than the bound', () => {
-    expect(readTextFile(join(dir, 'huge.yaml'), 'huge.yaml')).toEqual({
+  it('reports a directory, and a missing file as missing', () => {
+    expect(readHeatFile(at('folder.yaml'), 'folder.yaml')).toMatchObject({
+      ok: false,
+      diagnostic: {
+        code: 'heat/find/unreadable',
+        severity: 'warning',
+        message: expect.stringContaining('a directory'),
+      },
+    });
+    expect(readHeatFile(at('nowhere.yaml'), 'nowhere.yaml')).toEqual({
+      ok: false,
+      missing: true,
+      diagnostic: expect.objectContaining({
+        code: 'heat/find/unreadable',
+        severity: 'warning',
+        file: 'nowhere.yaml',
+        message: 'The file does not exist.',
+      }),
+    });
+  });
+
+  it("refuses a file over the bound without reading it, with Heat's own limit as the hint", () => {
+    expect(readHeatFile(at('huge.yaml'), 'huge.yaml')).toEqual({
       ok: false,
       diagnostic: expect.objectContaining({
         code: 'heat/find/too-large',
+        severity: 'error',
         file: 'huge.yaml',
         message: `The file holds ${2 ** 30} bytes, more than the ${MAX_SCAN_CHARS} bytes a template tree file may hold; it is not read.`,
+        hint: 'Heat itself refuses templates over 524288 characters.',
       }),
     });
   });
 
   it('reads a file of exactly the bound and refuses one byte more', () => {
-    expect(readTextFile(join(dir, 'limit.yaml'), 'limit.yaml', 64)).toMatchObject({ ok: true });
-    expect(readTextFile(join(dir, 'limit.yaml'), 'limit.yaml', 63)).toMatchObject({
+    expect(readHeatFile(at('limit.yaml'), 'limit.yaml', 64)).toMatchObject({ ok: true });
+    expect(readHeatFile(at('limit.yaml'), 'limit.yaml', 63)).toMatchObject({
       ok: false,
-      diagnostic: { code: 'heat/find/too-large' },
+      diagnostic: {
+        code: 'heat/find/too-large',
+        message:
+          'The file holds 64 bytes, more than the 63 bytes a template tree file may hold; it is not read.',
+      },
     });
   });
 });

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { isQuietLine, outlineYaml, stateAfterLine } from './outline.js';
-import { type ScanResult, scanDocument, scanForSearch } from './scan.js';
+import { type ScanResult, scanDocument, scanForSearch, tooLargeDiagnostic } from './scan.js';
 
 function same(text: string): { fast: ScanResult; full: ScanResult; search: ScanResult } {
   const fast = scanDocument(text);
@@ -148,6 +148,13 @@ describe('scanDocument', () => {
       kind: 'invalid',
       diagnostics: [{ code: 'heat/find/too-large', file: 'big.yaml' }],
     });
+  });
+
+  it('says only "more than" the bound when the size is unknown or no longer over it', () => {
+    const text = 'The file holds more than the 63 bytes a template tree file may hold; it is not read.';
+    expect(tooLargeDiagnostic('a.yaml', undefined, 63, 'bytes')).toMatchObject({ message: text });
+    expect(tooLargeDiagnostic('a.yaml', 10, 63, 'bytes')).toMatchObject({ message: text });
+    expect(tooLargeDiagnostic(undefined, 64, 63, 'characters')).not.toHaveProperty('file');
   });
 
   it('reads a document that is only an empty flow collection without a full parse', () => {

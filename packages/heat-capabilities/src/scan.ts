@@ -277,13 +277,15 @@ function scanText(text: string, options: ScanOptions, search: boolean): ScanResu
 /** `heat/find/too-large`: a file over the scan bound, which is not read. */
 export function tooLargeDiagnostic(
   file: string | undefined,
-  size: number,
+  size: number | undefined,
   limit: number,
   unit: 'characters' | 'bytes',
 ): Diagnostic {
+  // The size is unknown (or stale) when the file changed after it was found too large.
+  const holds = size !== undefined && size > limit ? `holds ${size} ${unit}, more than` : 'holds more than';
   return createDiagnostic({
     code: 'heat/find/too-large',
-    message: `The file holds ${size} ${unit}, more than the ${limit} ${unit} a template tree file may hold; it is not read.`,
+    message: `The file ${holds} the ${limit} ${unit} a template tree file may hold; it is not read.`,
     hint: 'Heat itself refuses templates over 524288 characters.',
     ...(file ? { file } : {}),
   });

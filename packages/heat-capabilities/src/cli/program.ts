@@ -20,7 +20,7 @@ import { type HeatEnvironment, safeParseEnvironment } from '../environment.js';
 import { findTemplates, summarizeCapabilities } from '../find.js';
 import { MAX_ENVIRONMENT_BYTES } from '../load.js';
 import { isUrl } from '../paths.js';
-import { readTextFile } from '../read-file.js';
+import { readHeatFile } from '../read-file.js';
 import { resolveEnvironment } from '../resolve.js';
 import { scanDocument } from '../scan.js';
 import { stripCapabilities } from '../strip.js';
@@ -216,7 +216,7 @@ async function readEnvironments(
   const envs: HeatEnvironment[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const file of files) {
-    const read = readTextFile(resolve(io.cwd, file), file, MAX_ENVIRONMENT_BYTES);
+    const read = readHeatFile(resolve(io.cwd, file), file, MAX_ENVIRONMENT_BYTES);
     if (!read.ok) {
       throw new UsageError(`The environment file ${file} cannot be used.`, {
         diagnostics: [read.diagnostic],
@@ -279,7 +279,7 @@ function addResolve(program: Command, io: CliIO, setCode: (code: number) => void
       strategy: opts.clientMerge ? 'client' : 'server',
       readTemplate: (path) => {
         if (isUrl(path)) throw new Error('fetching URLs is not supported; download the tree first');
-        const read = readTextFile(path, path);
+        const read = readHeatFile(path, path);
         if (read.ok) return read.text;
         if (read.missing) return undefined;
         throw new Error(read.diagnostic.message.replace(/^The file cannot be read: |\.$/g, ''));
@@ -333,7 +333,7 @@ function addStrip(program: Command, io: CliIO, setCode: (code: number) => void) 
           ],
         });
       }
-      const read = readTextFile(abs, t);
+      const read = readHeatFile(abs, t);
       if (!read.ok) {
         // Nothing is written for a file that cannot be read: that is an error here, not a warning.
         diagnostics.push({ ...read.diagnostic, severity: 'error' });
@@ -412,7 +412,7 @@ function addValidate(program: Command, io: CliIO, setCode: (code: number) => voi
         unread(f.diagnostics);
         continue;
       }
-      const read = readTextFile(resolve(io.cwd, f.file), f.file);
+      const read = readHeatFile(resolve(io.cwd, f.file), f.file);
       if (!read.ok) {
         unread([read.diagnostic]);
         continue;
