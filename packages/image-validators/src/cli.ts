@@ -35,6 +35,7 @@ interface ValidateFlags {
   knownHosts?: string;
   insecureSkipHostKeyCheck?: boolean;
   passwordEnv?: string;
+  passphraseEnv?: string;
   chroot?: string;
   reconcile?: boolean;
   arg: string[];
@@ -100,16 +101,25 @@ function pickRemote(flags: ValidateFlags, io: CliIO): { remote: Remote; target: 
   if (flags.host) {
     const { username, host } = parseHost(flags.host);
     const port = positiveInt(flags.port, '--port', 65535);
-    const password = flags.passwordEnv ? io.env[flags.passwordEnv] : undefined;
-    if (flags.passwordEnv && password === undefined)
-      usage(`The variable ${flags.passwordEnv} (from --password-env) is not set.`);
+    const secret = (name: string | undefined, flag: string) => {
+      const value = name ? io.env[name] : undefined;
+      if (name && value === undefined) usage(`The variable ${name} (from ${flag}) is not set.`);
+      return value;
+    };
+    const password = secret(flags.passwordEnv, '--password-env');
+    const passphrase = secret(flags.passphraseEnv, '--passphrase-env');
     return {
       remote: createSshRemote({
         host,
         username,
         ...(port ? { port } : {}),
-        ...(flags.identity ? { privateKeyPath: flags.identity } : {}),
+        // The agent and home come from the command's environment, as for ssh.
+        ...(flags.identity
+          ? { privateKeyPath: flags.identity }
+          : { agent: io.env.SSH_AUTH_SOCK || (false as const) }),
+        ...(io.env.HOME ? { home: io.env.HOME } : {}),
         ...(password !== undefined ? { password } : {}),
+        ...(passphrase !== undefined ? { passphrase } : {}),
         ...(flags.knownHosts ? { knownHostsFile: flags.knownHosts } : {}),
         ...(flags.insecureSkipHostKeyCheck ? { insecureSkipHostKeyCheck: true } : {}),
         ...(timeoutMs ? { timeoutMs } : {}),
@@ -117,8 +127,8 @@ function pickRemote(flags: ValidateFlags, io: CliIO): { remote: Remote; target: 
       target: `${username}@${host}${port ? `:${port}` : ''}`,
     };
   }
-  if (flags.port || flags.identity || flags.knownHosts || flags.passwordEnv) {
-    usage('--port, --identity, --known-hosts and --password-env only apply with --host.');
+  if (flags.port || flags.identity || flags.knownHosts || flags.passwordEnv || flags.passphraseEnv) {
+    usage('--port, --identity, --known-hosts, --password-env and --passphrase-env only apply with --host.');
   }
   if (flags.chroot)
     return {
@@ -158,10 +168,14 @@ export async function runImageCli(argv: readonly string[], io: CliIO): Promise<n
     .option('--local', 'validate the machine this command runs on')
     .option('--host <user@host>', 'validate a machine over SSH')
     .option('--port <port>', 'SSH port, 1-65535 (default 22)')
-    .option('--identity <file>', 'SSH private key (no default: ~/.ssh/id_* are not tried; else the agent)')
+    .option(
+      '--identity <file>',
+      'SSH private key (default, as ssh: the agent, then ~/.ssh/id_rsa, id_ecdsa, id_ed25519)',
+    )
     .option('--known-hosts <file>', 'known_hosts to verify the host key against (default ~/.ssh/known_hosts)')
     .option('--insecure-skip-host-key-check', 'accept any SSH host key (throwaway machines only)')
     .option('--password-env <var>', 'read the SSH password from this environment variable')
+    .option('--passphrase-env <var>', 'read the passphrase of an encrypted SSH key from this variable')
     .option('--chroot <dir>', 'validate the system installed in a directory (needs root)')
     .option('--reconcile', 'fix what is wrong: install packages, run scripts in fix mode')
     .option('--arg <name=value>', 'value for a declared argument (repeatable)', collect, [])

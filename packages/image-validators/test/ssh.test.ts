@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@stackspec/core/cli';
@@ -125,10 +125,12 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
       await insecure.close();
     });
 
-    it('authenticates through an ssh-agent', async () => {
-      const sock = join(sshd.dir, 'agent.sock');
+    // Runs `use` with an ssh-agent that holds the client key, listening on a socket named `name`.
+    const withAgent = async (name: string, use: (sock: string) => Promise<void>) => {
+      const sock = join(sshd.dir, name);
       const agent = spawn('ssh-agent', ['-D', '-a', sock], { stdio: 'ignore' });
       try {
+        // ssh-add fails until the agent listens.
         let added = 1;
         for (let i = 0; i < 100 && added !== 0; i += 1) {
           added =
@@ -136,13 +138,19 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
               .status ?? 1;
         }
         expect(added).toBe(0);
+        await use(sock);
+      } finally {
+        agent.kill();
+      }
+    };
+
+    it('authenticates through an ssh-agent', async () => {
+      await withAgent('agent.sock', async (sock) => {
         const { privateKeyPath: _unused, ...withoutKey } = base();
         const remote = createSshRemote({ ...withoutKey, agent: sock });
         expect((await remote.exec('echo agent')).stdout).toBe('agent\n');
         await remote.close();
-      } finally {
-        agent.kill();
-      }
+      });
     });
 
     it('reports failed authentication and unreachable hosts as remote errors', async () => {
@@ -158,21 +166,15 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
       expect(report.failure?.code).toBe('remote/connect-failed');
     });
 
+    // The command line's way to name the test server.
+    const hostArgs = () => ['--host', `${sshd.username}@127.0.0.1`, '--port', String(sshd.port)];
+
     it('runs the CLI over SSH with host-key checking on', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'siv-ssh-cli-'));
       const spec = join(dir, 'image.yaml');
       writeFileSync(spec, 'validators:\n  - os_case:\n      - debian: [{package: dpkg}]\n');
       const io = memoryIO({ cwd: dir });
-      const argv = [
-        'validate',
-        spec,
-        '--host',
-        `${sshd.username}@127.0.0.1`,
-        '--port',
-        String(sshd.port),
-        '--identity',
-        sshd.clientKeyPath,
-      ];
+      const argv = ['validate', spec, ...hostArgs(), '--identity', sshd.clientKeyPath];
       const ok = await runCli(() => runImageCli([...argv, '--known-hosts', sshd.knownHosts], io), io);
       expect(ok, io.err()).toBe(0);
       expect(io.out()).toContain(`on ${sshd.username}@127.0.0.1:${sshd.port}: check only`);
@@ -186,6 +188,123 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
       expect(again.out()).toMatch(
         /validation failed: The machine could not run `distro`: The host key of \[127\.0\.0\.1\]:\d+ \(SHA256:/,
       );
+    });
+
+    describe('without a key given, as ssh does', () => {
+      // A home folder whose .ssh holds the given files (mode 0600, as ssh-keygen leaves keys).
+      const homeWith = (files: Record<string, string>): string => {
+        const home = mkdtempSync(join(sshd.dir, 'home-'));
+        mkdirSync(join(home, '.ssh'), { mode: 0o700 });
+        for (const [name, from] of Object.entries(files)) copyFileSync(from, join(home, '.ssh', name));
+        return home;
+      };
+      const keygen = (name: string, type: 'ed25519' | 'ecdsa' | 'rsa', passphrase = '') => {
+        const path = join(sshd.dir, name);
+        const r = spawnSync('ssh-keygen', ['-q', '-t', type, '-N', passphrase, '-C', name, '-f', path]);
+        expect(r.status, String(r.stderr)).toBe(0);
+        return path;
+      };
+      const noKey = (): SshRemoteOptions => {
+        const { privateKeyPath: _key, ...rest } = base();
+        return { ...rest, agent: false };
+      };
+      let encrypted: string;
+      let strangerRsa: string;
+      let stranger: string;
+      let garbage: string;
+      beforeAll(() => {
+        encrypted = keygen('locked_rsa', 'rsa', 'open sesame');
+        strangerRsa = keygen('stranger_rsa', 'rsa');
+        stranger = keygen('stranger_ecdsa', 'ecdsa');
+        garbage = join(sshd.dir, 'not-a-key');
+        writeFileSync(garbage, 'this is not a key\n');
+        // The server accepts the encrypted key: only a passphrase stands between it and a login.
+        appendFileSync(join(sshd.dir, 'authorized_keys'), readFileSync(`${encrypted}.pub`));
+      });
+
+      it('logs in with ~/.ssh/id_ed25519, passing over an encrypted key and an agent that is not there', async () => {
+        const home = homeWith({ id_rsa: encrypted, id_ed25519: sshd.clientKeyPath });
+        const remote = createSshRemote({ ...noKey(), home, agent: join(sshd.dir, 'no-agent.sock') });
+        try {
+          expect((await remote.exec('echo default')).stdout).toBe('default\n');
+        } finally {
+          await remote.close();
+        }
+      });
+
+      it("tries the default keys in OpenSSH's order, and says which it tried and skipped when none is accepted", async () => {
+        const home = homeWith({ id_rsa: strangerRsa, id_ecdsa: stranger, id_ed25519: garbage });
+        const remote = createSshRemote({ ...noKey(), home });
+        const at = (name: string) => join(home, '.ssh', name);
+        await expect(remote.exec('true')).rejects.toMatchObject({
+          code: 'remote/auth-failed',
+          message:
+            `Authentication as ${sshd.username}@127.0.0.1 failed; tried ${at('id_rsa')}, ${at('id_ecdsa')}. ` +
+            `${at('id_ed25519')} was skipped: it is not a private key ssh2 can read (Unsupported key format).`,
+          diagnostics: [expect.objectContaining({ hint: expect.stringContaining('ssh-add') })],
+        });
+        const empty = createSshRemote({ ...noKey(), home: homeWith({}) });
+        await expect(empty.exec('true')).rejects.toMatchObject({
+          code: 'remote/auth-failed',
+          message: `Authentication as ${sshd.username}@127.0.0.1 failed: there was no key, agent or password to try.`,
+        });
+      });
+
+      it('opens an encrypted default key with the passphrase given, and says when it does not', async () => {
+        const home = homeWith({ id_rsa: encrypted });
+        const remote = createSshRemote({ ...noKey(), home, passphrase: 'open sesame' });
+        try {
+          expect((await remote.exec('echo unlocked')).stdout).toBe('unlocked\n');
+        } finally {
+          await remote.close();
+        }
+        const wrong = createSshRemote({ ...noKey(), home, passphrase: 'nope' });
+        await expect(wrong.exec('true')).rejects.toMatchObject({
+          code: 'remote/auth-failed',
+          message: expect.stringContaining(
+            `${join(home, '.ssh', 'id_rsa')} was skipped: the passphrase does not decrypt it.`,
+          ),
+        });
+      });
+
+      it('refuses a given key that is encrypted when no passphrase is given, before connecting', async () => {
+        const remote = createSshRemote({ ...base(), privateKeyPath: encrypted });
+        await expect(remote.exec('true')).rejects.toMatchObject({
+          code: 'remote/auth-failed',
+          message: `The private key ${encrypted} cannot be used: it is encrypted and no passphrase was given.`,
+        });
+        const opened = createSshRemote({ ...base(), privateKeyPath: encrypted, passphrase: 'open sesame' });
+        try {
+          expect((await opened.exec('echo given')).stdout).toBe('given\n');
+        } finally {
+          await opened.close();
+        }
+      });
+
+      it('runs the CLI with the default key of $HOME, or the agent of $SSH_AUTH_SOCK, when --identity is not given', async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'siv-ssh-home-'));
+        const spec = join(dir, 'image.yaml');
+        writeFileSync(spec, 'validators:\n  - script: {who: {inline: "id -un"}}\n');
+        const argv = ['validate', spec, ...hostArgs(), '--known-hosts', sshd.knownHosts];
+        const run = async (env: Record<string, string>, extra: string[] = []) => {
+          const io = memoryIO({ cwd: dir, env: { NO_COLOR: '1', ...env } });
+          const code = await runCli(() => runImageCli([...argv, ...extra], io), io);
+          return { code, out: io.out(), err: io.err() };
+        };
+        const withKey = await run({ HOME: homeWith({ id_ed25519: sshd.clientKeyPath }) });
+        expect(withKey.code, withKey.err).toBe(0);
+        expect(withKey.out).toContain('✔ image is valid');
+        const locked = homeWith({ id_rsa: encrypted });
+        const refused = await run({ HOME: locked });
+        expect(refused.code).toBe(1);
+        expect(refused.out).toContain(`${join(locked, '.ssh', 'id_rsa')} was skipped: it is encrypted`);
+        const unlocked = await run({ HOME: locked, PASS: 'open sesame' }, ['--passphrase-env', 'PASS']);
+        expect(unlocked.code, unlocked.out).toBe(0);
+        await withAgent('cli-agent.sock', async (sock) => {
+          const viaAgent = await run({ HOME: homeWith({}), SSH_AUTH_SOCK: sock });
+          expect(viaAgent.code, viaAgent.out).toBe(0);
+        });
+      });
     });
 
     it('times out a command that does not finish', async () => {

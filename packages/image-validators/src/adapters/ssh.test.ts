@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isStackspecError } from '@stackspec/core';
 import { Server, utils } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,6 +123,24 @@ describe('SSH remote against an in-process server', () => {
   it('rejects a wrong password as an authentication failure', async () => {
     const remote = login({ password: 'nope' });
     await expect(remote.exec('true')).rejects.toMatchObject({ code: 'remote/auth-failed' });
+  });
+
+  it('tries only the methods the server offers: no default key or agent where only passwords are taken', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'siv-home-'));
+    try {
+      mkdirSync(join(home, '.ssh'));
+      writeFileSync(join(home, '.ssh', 'id_ed25519'), utils.generateKeyPairSync('ed25519').private);
+      const remote = login({ password: 'nope', home, agent: join(home, 'agent.sock') });
+      await expect(remote.exec('true')).rejects.toMatchObject({
+        code: 'remote/auth-failed',
+        message: 'Authentication as ops@127.0.0.1 failed; tried the password.',
+      });
+      const right = login({ home });
+      expect((await right.exec('true')).exitCode).toBe(0);
+      await right.close();
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('turns a channel that closes without an exit status into a remote error', async () => {

@@ -2,8 +2,16 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { describeError, ValidationError } from '@stackspec/core';
-import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
+import { createDiagnostic, describeError, ValidationError } from '@stackspec/core';
+// ssh2 is CommonJS: Node's ESM loader finds `Client` as a named export but not `utils`.
+import ssh2, {
+  type AnyAuthMethod,
+  type AuthenticationType,
+  Client,
+  type ClientChannel,
+  type ConnectConfig,
+  type ParsedKey,
+} from 'ssh2';
 import {
   createSudoCheck,
   type ExecOptions,
@@ -25,10 +33,19 @@ export interface SshRemoteOptions {
   privateKey?: string | Buffer;
   /** A file holding the private key; read when connecting. */
   privateKeyPath?: string;
+  /** Decrypts an encrypted `privateKey`, or encrypted default keys when none is given. */
   passphrase?: string;
-  /** An ssh-agent socket; default `$SSH_AUTH_SOCK` when no key or password is given. */
-  agent?: string;
+  /**
+   * An ssh-agent socket. Default `$SSH_AUTH_SOCK` when no private key is
+   * given; `false` uses no agent.
+   */
+  agent?: string | false;
   password?: string;
+  /**
+   * The home folder whose `.ssh` holds the default keys and known_hosts;
+   * default `os.homedir()` (which honours `$HOME`).
+   */
+  home?: string;
   /**
    * Keys the server must present: OpenSSH public key lines
    * (`ssh-ed25519 AAAA…`) or fingerprints (`SHA256:…`). When given, the
@@ -140,7 +157,7 @@ function expectedKeys(
     }
     return { blobs, fingerprints, revoked: [], source: 'the given host keys' };
   }
-  const file = options.knownHostsFile ?? join(homedir(), '.ssh', 'known_hosts');
+  const file = options.knownHostsFile ?? join(options.home ?? homedir(), '.ssh', 'known_hosts');
   let text = '';
   try {
     text = readFileSync(file, 'utf8');
@@ -151,9 +168,100 @@ function expectedKeys(
   return { blobs: keys, fingerprints: [], revoked, source: file };
 }
 
+// The keys OpenSSH tries when no identity is given, in its order (as `ssh -v` lists them), less
+// those ssh2 cannot use: security keys (`_sk`), XMSS, and DSA, which OpenSSH no longer offers.
+const DEFAULT_IDENTITY_FILES = ['id_rsa', 'id_ecdsa', 'id_ed25519'];
+
+interface AuthPlan {
+  /** What to try after `none`, in order, each with the words that name it in a failure. */
+  attempts: { auth: AnyAuthMethod; label: string }[];
+  /** Keys that were found but cannot be used, said as sentences. */
+  skipped: string[];
+}
+
+// A key as ssh2 can sign with it, or why not: a missing passphrase, a wrong one, or not a key at all.
+function parsePrivateKey(data: Buffer | string, passphrase: string | undefined): ParsedKey | string {
+  const parsed = ssh2.utils.parseKey(data, passphrase);
+  // A file may hold several keys; like ssh2's own `privateKey`, use the first.
+  const key = Array.isArray(parsed) ? (parsed[0] as ParsedKey | Error | undefined) : parsed;
+  if (key === undefined) return 'it holds no key';
+  if (key instanceof Error) {
+    if (/no passphrase given/i.test(key.message)) return 'it is encrypted and no passphrase was given';
+    if (/passphrase/i.test(key.message)) return 'the passphrase does not decrypt it';
+    return `it is not a private key ssh2 can read (${key.message})`;
+  }
+  if (!key.isPrivateKey()) return 'it is a public key, not a private one';
+  return key;
+}
+
 /**
- * A machine reached over SSH (the `ssh2` library), authenticating with a
- * key, an agent or a password. The server's host key is verified against
+ * What to authenticate with, in OpenSSH's order: the key given (else the
+ * agent, then each default key under `~/.ssh` that exists and can be
+ * used), then the password. An encrypted default key without a passphrase
+ * is skipped and said so; a key given that cannot be used fails at once.
+ */
+function planAuth(options: SshRemoteOptions, home: string): AuthPlan {
+  const username = options.username;
+  const attempts: AuthPlan['attempts'] = [];
+  const skipped: string[] = [];
+  const given = options.privateKey ?? options.privateKeyPath;
+  if (given !== undefined) {
+    const shown = options.privateKeyPath ?? 'the private key';
+    let data: Buffer | string;
+    try {
+      data = options.privateKey ?? readFileSync(String(options.privateKeyPath).replace(/^~(?=\/)/, home));
+    } catch (e) {
+      throw new RemoteError(`The private key could not be read: ${describeError(e)}`, {
+        code: 'remote/auth-failed',
+      });
+    }
+    const key = parsePrivateKey(data, options.passphrase);
+    if (typeof key === 'string') {
+      throw new RemoteError(`The private key ${shown} cannot be used: ${key}.`, {
+        code: 'remote/auth-failed',
+      });
+    }
+    attempts.push({ auth: { type: 'publickey', username, key }, label: shown });
+  }
+  const agent = options.agent ?? (given === undefined ? process.env.SSH_AUTH_SOCK : undefined);
+  if (agent) attempts.push({ auth: { type: 'agent', username, agent }, label: `the agent at ${agent}` });
+  if (given === undefined) {
+    for (const name of DEFAULT_IDENTITY_FILES) {
+      const path = join(home, '.ssh', name);
+      let data: Buffer;
+      try {
+        data = readFileSync(path);
+      } catch (e) {
+        // No such key is the usual case, as for ssh; anything else is worth saying.
+        if ((e as { code?: string } | null)?.code !== 'ENOENT') {
+          skipped.push(`${path} was skipped: ${describeError(e).replace(/\.$/, '')}.`);
+        }
+        continue;
+      }
+      const key = parsePrivateKey(data, options.passphrase);
+      if (typeof key === 'string') skipped.push(`${path} was skipped: ${key}.`);
+      else attempts.push({ auth: { type: 'publickey', username, key }, label: path });
+    }
+  }
+  if (options.password !== undefined) {
+    attempts.push({
+      auth: { type: 'password', username, password: options.password },
+      label: 'the password',
+    });
+  }
+  return { attempts, skipped };
+}
+
+// The server names agent logins `publickey`.
+const SERVER_METHOD: Partial<Record<AuthenticationType, AuthenticationType>> = { agent: 'publickey' };
+
+/**
+ * A machine reached over SSH (the `ssh2` library), authenticating as
+ * OpenSSH does: with the key given, else the agent (`$SSH_AUTH_SOCK`) and
+ * the default keys `~/.ssh/id_rsa`, `id_ecdsa` and `id_ed25519` that exist
+ * and can be used (an encrypted one is skipped unless `passphrase` opens
+ * it), then the password; methods the server does not offer are not
+ * tried. The server's host key is verified against
  * `hostKeys` or the known_hosts file unless explicitly told not to.
  * Commands run with `sh -c`; `asRoot` for a non-root user goes through
  * `sudo -n` with the whole command quoted, so nothing is expanded before
@@ -209,29 +317,44 @@ export function createSshRemote(options: SshRemoteOptions): SshRemote {
           return ok;
         },
       };
+      let plan: AuthPlan;
       try {
-        if (options.privateKey) config.privateKey = options.privateKey;
-        else if (options.privateKeyPath) {
-          config.privateKey = readFileSync(options.privateKeyPath.replace(/^~(?=\/)/, homedir()));
-        }
+        plan = planAuth(options, options.home ?? homedir());
       } catch (e) {
-        reject(
-          new RemoteError(`The private key could not be read: ${describeError(e)}`, {
-            code: 'remote/auth-failed',
-          }),
-        );
+        connecting = undefined;
+        reject(e);
         return;
       }
-      if (options.passphrase) config.passphrase = options.passphrase;
-      if (options.password) config.password = options.password;
-      const agent =
-        options.agent ?? (!config.privateKey && !options.password ? process.env.SSH_AUTH_SOCK : undefined);
-      if (agent) config.agent = agent;
+      const queue = [...plan.attempts];
+      const tried: string[] = [];
+      const notes = [...plan.skipped];
+      let asked = false;
+      config.authHandler = (methodsLeft, _partialSuccess, next) => {
+        // `none` first, as ssh does: it costs one round trip and tells which methods the server offers.
+        if (!asked) {
+          asked = true;
+          return next({ type: 'none', username: options.username });
+        }
+        for (;;) {
+          const attempt = queue.shift();
+          // ssh2 reads `false` as "nothing left to try"; its types do not say so.
+          if (!attempt) return next(false as unknown as AuthenticationType);
+          const method = SERVER_METHOD[attempt.auth.type] ?? attempt.auth.type;
+          if (methodsLeft && !methodsLeft.includes(method)) continue;
+          tried.push(attempt.label);
+          return next(attempt.auth);
+        }
+      };
       conn.on('ready', () => {
         client = conn;
         resolve(conn);
       });
       conn.on('error', (e: Error & { level?: string }) => {
+        // An agent that cannot be reached is passed over, as ssh does; ssh2 goes on to the next method.
+        if (e.level === 'agent') {
+          notes.push(`The agent could not be used: ${describeError(e).replace(/\.$/, '')}.`);
+          return;
+        }
         connecting = undefined;
         client = undefined;
         if (rejectedKey) {
@@ -242,10 +365,22 @@ export function createSshRemote(options: SshRemoteOptions): SshRemote {
             ),
           );
         } else if (e.level === 'client-authentication') {
+          const who = `${options.username}@${options.host}`;
+          const message = tried.length
+            ? `Authentication as ${who} failed; tried ${tried.join(', ')}.`
+            : `Authentication as ${who} failed: there was no key, agent or password to try.`;
+          const full = [message, ...notes].join(' ');
           reject(
-            new RemoteError(`Authentication as ${options.username}@${options.host} failed.`, {
+            new RemoteError(full, {
               code: 'remote/auth-failed',
               cause: e,
+              diagnostics: [
+                createDiagnostic({
+                  code: 'remote/auth-failed',
+                  message: full,
+                  hint: 'Give a private key the server accepts, add one to ssh-agent (ssh-add) or give a password; on the command line: --identity, --passphrase-env, --password-env.',
+                }),
+              ],
             }),
           );
         } else {
