@@ -22,11 +22,11 @@ import {
   compareApiVersions,
   DEPLOY_TEMPLATES_VERSION,
   formatApiVersion,
-  LAST_JSON_SUFFIX_VERSION,
   MAX_VERSION_HEADER,
   MIN_VERSION,
   MIN_VERSION_HEADER,
   negotiateVersion,
+  stripsJsonSuffix,
   VERSION_HEADER,
 } from './versions.js';
 
@@ -189,13 +189,22 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
       return body(400, ironicErrorBody(400, '', 'webob'), new Headers());
     }
 
+    // Ironic drops a trailing ".json" in a middleware in front of everything else, so
+    // before routing and negotiation; which requests it does so for depends on the release.
+    let jsonSuffix = false;
+    if (path.endsWith('.json') && stripsJsonSuffix(request.headers, profile)) {
+      // `/.json` is the root and `/v1/deploy_templates/.json` the list, as the slash that is left says.
+      path = path.slice(0, -5).replace(/\/+$/, '');
+      jsonSuffix = true;
+    }
     // Ironic's root answers every method with the version document.
     if (path === '') return body(200, rootDocument(base, profile), new Headers());
     const segments = path.split('/').slice(1);
+    // Ironic's root hands a path that does not start with /v1 to the v1 controller whole:
+    // /deploy_templates is /v1/deploy_templates (the "bookmark" links point there).
+    const parts = segments[0] === 'v1' ? segments.slice(1) : segments;
     // The /v1 document is served by a controller, so its errors are fault bodies, not the router's.
-    const v1Document = segments.length === 1 && (segments[0] === 'v1' || segments[0] === 'v1.json');
-    if (segments[0] !== 'v1' && !v1Document)
-      return body(404, ironicErrorBody(404, 'The resource could not be found.', 'webob'), new Headers());
+    const v1Document = parts.length === 0;
 
     const negotiated = negotiateVersion(request.headers, profile);
     const range = (h: Headers) => {
@@ -218,16 +227,7 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
       return h;
     };
 
-    // Ironic strips a trailing ".json" from the path (and retries the
-    // identifier with it) up to 1.90; from 1.91 it is part of the identifier.
-    let jsonSuffix = false;
-    if (path.endsWith('.json') && compareApiVersions(version, LAST_JSON_SUFFIX_VERSION) <= 0) {
-      path = path.slice(0, -5);
-      jsonSuffix = true;
-    }
-    if (path === '/v1.json') return body(404, ironicErrorBody(404, '', 'webob'), new Headers());
-    const parts = path.split('/').slice(2);
-    if (parts.length === 0) {
+    if (v1Document) {
       if (method !== 'GET') {
         return body(
           405,

@@ -104,6 +104,7 @@ export {
   MIN_VERSION_HEADER,
   negotiateVersion,
   parseApiVersion,
+  stripsJsonSuffix,
   VERSION_HEADER,
 } from './versions.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ironicProfile } from './profile.js';
-import { compareApiVersions, negotiateVersion, parseApiVersion } from './versions.js';
+import { compareApiVersions, negotiateVersion, parseApiVersion, stripsJsonSuffix } from './versions.js';
 
 const h = (v?: string) => new Headers(v === undefined ? {} : { 'X-OpenStack-Ironic-API-Version': v });
 
@@ -92,5 +92,34 @@ describe('negotiateVersion', () => {
   it('compares versions numerically', () => {
     expect(compareApiVersions({ major: 1, minor: 9 }, '1.10')).toBeLessThan(0);
     expect(compareApiVersions({ major: 1, minor: 91 }, '1.90')).toBeGreaterThan(0);
+  });
+});
+
+describe('stripsJsonSuffix', () => {
+  const latest = ironicProfile();
+  const ask = (legacy?: string, standard?: string) =>
+    new Headers({
+      ...(legacy !== undefined ? { 'X-OpenStack-Ironic-API-Version': legacy } : {}),
+      ...(standard !== undefined ? { 'OpenStack-API-Version': standard } : {}),
+    });
+
+  it('strips in the newest profile only when Ironic’s own header names a minor version from 1 to 90', () => {
+    for (const v of ['1.1', '1.55', '1.90', ' 1.090 ', '1.-5', '2.50'])
+      expect(stripsJsonSuffix(ask(v), latest)).toBe(true);
+    for (const v of ['1.91', '1.115', '1.0', 'latest', 'LATEST', '', '1', '1.a', '1.50, 1.60']) {
+      expect(stripsJsonSuffix(ask(v), latest), v).toBe(false);
+    }
+  });
+
+  it('ignores OpenStack-API-Version and the absence of any header in the newest profile', () => {
+    expect(stripsJsonSuffix(ask(), latest)).toBe(false);
+    expect(stripsJsonSuffix(ask(undefined, 'baremetal 1.60'), latest)).toBe(false);
+    expect(stripsJsonSuffix(ask('1.60', 'baremetal 1.95'), latest)).toBe(true);
+  });
+
+  it('always strips in the 21.4 profile', () => {
+    for (const h of [ask(), ask('1.82'), ask('latest'), ask('1.abc')]) {
+      expect(stripsJsonSuffix(h, ironicProfile('21.4'))).toBe(true);
+    }
   });
 });

@@ -5,7 +5,10 @@ import type { IronicProfile } from './profile.js';
 export const MIN_VERSION = '1.1';
 /** The microversion that introduced deploy templates. */
 export const DEPLOY_TEMPLATES_VERSION = '1.55';
-/** Newest microversion that still strips a trailing `.json` from identifiers. */
+/**
+ * Newest microversion that still strips a trailing `.json` from identifiers
+ * (when Ironic's own header asks for it: see {@link stripsJsonSuffix}).
+ */
 export const LAST_JSON_SUFFIX_VERSION = '1.90';
 
 /** Ironic's version header (request and response). */
@@ -92,4 +95,28 @@ export function negotiateVersion(headers: Headers, profile: IronicProfile): Vers
     };
   }
   return { ok: true, version };
+}
+
+/**
+ * Whether Ironic drops a trailing `.json` from this request's path before
+ * routing it (and then also looks the identifier up with the suffix put
+ * back). Ironic 21.4 always does. The newest Ironic decides before any
+ * negotiation and from its own header alone: only when
+ * `X-OpenStack-Ironic-API-Version` holds a version whose minor part is
+ * not 0 and at most 90 ({@link LAST_JSON_SUFFIX_VERSION}); the major part
+ * is not looked at. So no header, `latest`, or a
+ * version sent only as `OpenStack-API-Version: baremetal 1.60` keep the
+ * suffix as part of the identifier, whatever version is negotiated.
+ * (Ironic fails with a 500 when that header cannot be parsed on a `.json`
+ * path; here it simply does not strip.)
+ */
+export function stripsJsonSuffix(headers: Headers, profile: IronicProfile): boolean {
+  if (profile.release !== 'latest') return true;
+  const asked = parseApiVersion(headers.get(VERSION_HEADER) ?? '');
+  // Only the minor part counts, and 0 reads as false, as in Ironic's middleware.
+  return (
+    asked !== undefined &&
+    asked.minor !== 0 &&
+    compareApiVersions({ major: 1, minor: asked.minor }, LAST_JSON_SUFFIX_VERSION) <= 0
+  );
 }

@@ -5,6 +5,7 @@ import {
   createDeployTemplatePolicy,
   createDeployTemplatesApi,
   type DeployTemplatesApiOptions,
+  ironicProfile,
   type TemplateNotification,
 } from '../src/index.js';
 import type { TestStores } from './support/stores.js';
@@ -85,13 +86,58 @@ export function describeApiContract(stores: TestStores): void {
       expect(res.headers.get('X-OpenStack-Ironic-API-Version')).toBe('1.60');
     });
 
-    it('strips a .json suffix up to 1.90 and treats it as part of the identifier from 1.91', async () => {
+    it('strips a .json suffix only when Ironic’s own header asks for 1.90 or older, whatever is negotiated', async () => {
       const api = await makeApi();
       await api(req('/v1/deploy_templates', { method: 'POST', body: { name: 'CUSTOM_A', steps: [step] } }));
-      expect((await api(req('/v1/deploy_templates/CUSTOM_A.json', { version: '1.90' }))).status).toBe(200);
-      const after = await api(req('/v1/deploy_templates/CUSTOM_A.json', { version: '1.91' }));
+      const path = '/v1/deploy_templates/CUSTOM_A.json';
+      expect((await api(req(path, { version: '1.90' }))).status).toBe(200);
+      const after = await api(req(path, { version: '1.91' }));
       expect(after.status).toBe(404);
       expect((await errorOf(after)).faultstring).toBe('Deploy template CUSTOM_A.json could not be found.');
+      // Negotiated 1.60 from the standard header, but Ironic's middleware reads only its own.
+      const standard = new Request(`http://api.test${path}`, {
+        headers: { 'OpenStack-API-Version': 'baremetal 1.60' },
+      });
+      const kept = await api(standard);
+      expect(kept.status).toBe(404);
+      expect(kept.headers.get('X-OpenStack-Ironic-API-Version')).toBe('1.60');
+      expect((await errorOf(kept)).faultstring).toBe('Deploy template CUSTOM_A.json could not be found.');
+      // The other way round: negotiated 1.95, stripped because the old header says 1.60.
+      const both = await api(
+        req(path, { version: '1.60', headers: { 'OpenStack-API-Version': 'baremetal 1.95' } }),
+      );
+      expect(both.status).toBe(200);
+      expect(both.headers.get('X-OpenStack-Ironic-API-Version')).toBe('1.95');
+      expect((await api(req(path, { version: 'latest' }))).status).toBe(404);
+      expect((await api(req('/v1/deploy_templates.json', { version: '1.90' }))).status).toBe(200);
+      expect((await api(req('/v1/deploy_templates.json', { version: 'latest' }))).status).toBe(404);
+    });
+
+    it('strips a .json suffix on every request in the 21.4 profile', async () => {
+      const api = await makeApi({ profile: ironicProfile('21.4') });
+      await api(req('/v1/deploy_templates', { method: 'POST', body: { name: 'CUSTOM_A', steps: [step] } }));
+      const standard = new Request('http://api.test/v1/deploy_templates/CUSTOM_A.json', {
+        headers: { 'X-OpenStack-Ironic-API-Version': '1.60', 'OpenStack-API-Version': 'baremetal 1.70' },
+      });
+      expect((await api(standard)).status).toBe(200);
+      expect((await api(req('/v1.json', { version: 'latest' }))).status).toBe(200);
+    });
+
+    it('serves paths without /v1 as under /v1, as Ironic’s root does', async () => {
+      const api = await makeApi();
+      const created = await api(
+        req('/deploy_templates', { method: 'POST', body: { name: 'CUSTOM_A', steps: [step] } }),
+      );
+      expect(created.status).toBe(201);
+      expect((await api(req('/deploy_templates/CUSTOM_A/'))).status).toBe(200);
+      const unknown = await api(req('/whatever'));
+      expect(unknown.status).toBe(404);
+      expect((await errorOf(unknown)).description).toBe('');
+      const bad = await api(req('/whatever', { version: '1.abc' }));
+      expect(bad.status).toBe(406);
+      expect((await errorOf(bad)).description).toBe(
+        'Invalid value for X-OpenStack-Ironic-API-Version header',
+      );
     });
 
     it('accepts the newest interfaces and standard traits in the newest profile', async () => {
@@ -222,7 +268,7 @@ export function describeApiContract(stores: TestStores): void {
         { href: 'http://api.test/deploy_templates/', rel: 'bookmark' },
       ]);
       // Like Ironic: the root answers any method; /v1 refuses writes with a fault body;
-      // /v1.json is the /v1 document up to 1.90 only.
+      // /v1.json is the /v1 document when Ironic's header asks for 1.90 or older only.
       expect((await api(new Request('http://api.test/', { method: 'POST' }))).status).toBe(200);
       const post = await api(req('/v1', { method: 'POST', body: {} }));
       expect(post.status).toBe(405);
