@@ -4,10 +4,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { exitCodeFor } from '../cli/run.js';
 import { isStackspecError, type StackspecError } from '../errors.js';
-import { startServer } from './serve.js';
+import { bytesResponse, startServer } from './serve.js';
 
 describe('startServer', () => {
   it('serves a fetch handler on a free loopback port and closes cleanly', async () => {
@@ -48,6 +48,71 @@ describe('startServer', () => {
     controller.abort();
     await server.close();
     await expect(fetch(server.url)).rejects.toThrow();
+  });
+});
+
+describe('bytesResponse', () => {
+  const bytes = new TextEncoder().encode('{"a": "é"}');
+
+  it('is an ordinary response whose body gives the same bytes', async () => {
+    const r = bytesResponse(bytes, { status: 201, headers: { 'content-type': 'application/json' } });
+    expect(r).toBeInstanceOf(Response);
+    expect(r.status).toBe(201);
+    expect(r.headers.get('content-type')).toBe('application/json');
+    expect(new Uint8Array(await r.arrayBuffer())).toEqual(bytes);
+    expect(await bytesResponse(new Uint8Array(0)).text()).toBe('');
+  });
+
+  it('is written as it is by startServer, with its status, headers and a Content-Length', async () => {
+    const big = new Uint8Array(3 * 1024 * 1024).fill(0x61);
+    const server = await startServer((req) => {
+      const path = new URL(req.url).pathname;
+      if (path === '/big') return bytesResponse(big);
+      const r = bytesResponse(bytes, { status: 202, statusText: 'Taken', headers: { 'x-a': '1' } });
+      // Headers changed after the response was made still go out.
+      r.headers.set('x-b', '2');
+      r.headers.append('set-cookie', 'a=1');
+      r.headers.append('set-cookie', 'b=2');
+      return r;
+    });
+    try {
+      const r = await fetch(`${server.url}/small`);
+      expect(r.status).toBe(202);
+      expect(r.statusText).toBe('Taken');
+      expect(r.headers.get('content-length')).toBe(String(bytes.byteLength));
+      expect(r.headers.get('x-a')).toBe('1');
+      expect(r.headers.get('x-b')).toBe('2');
+      expect(r.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+      expect(new Uint8Array(await r.arrayBuffer())).toEqual(bytes);
+      const large = await fetch(`${server.url}/big`);
+      expect(large.headers.get('content-length')).toBe(String(big.byteLength));
+      // Compared natively: an element-wise comparison of 3 MiB outlasts the keep-alive timeout.
+      expect(Buffer.from(await large.arrayBuffer()).equals(big)).toBe(true);
+      // HEAD: the headers of the full answer, no body.
+      const head = await fetch(`${server.url}/small`, { method: 'HEAD' });
+      expect(head.headers.get('content-length')).toBe(String(bytes.byteLength));
+      expect(await head.text()).toBe('');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('goes through the ordinary path once its body has been read', async () => {
+    // @hono/node-server reports the used body on the console.
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const server = await startServer(async () => {
+      const r = bytesResponse(bytes);
+      await r.arrayBuffer();
+      return r;
+    });
+    try {
+      // A used body cannot be sent again, as for any Response.
+      expect((await fetch(server.url)).status).toBe(500);
+      expect(logged).toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+      await server.close();
+    }
   });
 });
 

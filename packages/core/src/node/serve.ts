@@ -1,6 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { UsageError } from '../cli/usage-error.js';
 import { createDiagnostic } from '../diagnostic.js';
 import { describeError } from '../errors.js';
@@ -28,6 +29,52 @@ export interface RunningServer {
   readonly host: string;
   /** Stops accepting connections, ends idle keep-alive ones and resolves when closed. */
   close(): Promise<void>;
+}
+
+// A registered symbol, so that a response made by one copy of core (ESM or
+// CommonJS) is recognised by the other.
+const BYTES = Symbol.for('@stackspec/core.bytesResponse');
+
+/**
+ * A `Response` whose body is bytes already in memory, such as a large JSON
+ * document rendered straight into a buffer.
+ *
+ * {@link startServer} writes those bytes to the socket as they are, in one
+ * write with a `Content-Length`, without a stream or a copy. Anywhere else it
+ * is an ordinary `Response` whose body yields the same bytes (a
+ * `new Response(bytes)` would copy them first). The caller must not change
+ * the bytes afterwards.
+ *
+ * @example
+ * return bytesResponse(Buffer.from(JSON.stringify(body)), { headers: { 'content-type': 'application/json' } });
+ */
+export function bytesResponse(body: Uint8Array, init: ResponseInit = {}): Response {
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (body.byteLength) controller.enqueue(body);
+      controller.close();
+    },
+  });
+  const response = new Response(stream, init);
+  Object.defineProperty(response, BYTES, { value: body });
+  return response;
+}
+
+/**
+ * Sends a {@link bytesResponse} straight to Node's response; false (nothing
+ * sent) for any other response, or one whose body someone already read.
+ */
+function writeBytes(response: Response, outgoing: ServerResponse): boolean {
+  const body = (response as { [BYTES]?: Uint8Array })[BYTES];
+  if (body === undefined || response.bodyUsed) return false;
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of response.headers) {
+    headers[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value;
+  }
+  headers['content-length'] = body.byteLength;
+  outgoing.writeHead(response.status, response.statusText || undefined, headers);
+  outgoing.end(body);
+  return true;
 }
 
 const FREE_PORT = 'Pick another --port, or --port 0 for a free one.';
@@ -83,7 +130,9 @@ function listenError(error: unknown, host: string, port: number): UsageError {
 }
 
 /**
- * Serves a fetch-style handler with Node's `http` module.
+ * Serves a fetch-style handler with Node's `http` module. A
+ * {@link bytesResponse} is written to the socket directly; other responses
+ * go through `@hono/node-server`.
  *
  * Rejects with core's `UsageError` (exit code 2 in `runCli`), the Node error
  * as its `cause`, when it cannot listen: `serve/bad-port` for a port that is
@@ -119,9 +168,12 @@ export async function startServer(
     );
   }
   const listener = getRequestListener(
-    async (request: Request) => {
+    async (request: Request, env: { outgoing?: unknown }) => {
       try {
-        return await handler(request);
+        const response = await handler(request);
+        if (env.outgoing && writeBytes(response, env.outgoing as ServerResponse))
+          return RESPONSE_ALREADY_SENT;
+        return response;
       } catch (e) {
         options.onError?.(e);
         return new Response(JSON.stringify({ error: { status: 500, message: 'Internal server error.' } }), {
