@@ -1,9 +1,9 @@
-import { isStackspecError } from '@stackspec/core';
+import { isStackspecError, pyJsonDumps } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateInventory } from '../../test/support/generate.js';
 import { applyInventory, loadInventory, resolveInventory } from '../model/inventory-file.js';
-import { createProviderStore } from '../model/store.js';
+import { createProviderStore, INVENTORY_DEFAULTS } from '../model/store.js';
 import { parseAllocationCandidatesQuery, parseResourceProvidersQuery } from '../parse.js';
 import { type Candidate, findAllocationCandidates } from './candidates.js';
 import { listResourceProviders } from './providers.js';
@@ -301,7 +301,7 @@ describe('render', () => {
     );
   });
 
-  it('writes the same bodies as text, cached fragments included', () => {
+  it('writes the same bodies as bytes and as text, spaced as Python spaces JSON', () => {
     for (const q of [
       'resources=DISK_GB:5',
       'resources=VCPU:1,MEMORY_MB:10&limit=2',
@@ -310,46 +310,65 @@ describe('render', () => {
       for (const v of ['1.10', '1.12', '1.17', '1.27', '1.29', '1.34', '1.39']) {
         if ((q.includes('_A') && v !== '1.39') || (q.includes('limit') && v < '1.16')) continue;
         const r = findAllocationCandidates(store, parseAllocationCandidatesQuery(q, v));
-        expect(JSON.parse(renderCandidatesJson(r, v, { revision: store.revision }))).toEqual(
-          renderCandidates(r, v),
-        );
-        expect(JSON.parse(renderCandidatesJson(r, v, { revision: store.revision }))).toEqual(
-          renderCandidates(r, v),
-        );
-        for (let i = 0; i < 2; i += 1) {
-          const bytes = renderCandidatesBytes(r, v, { revision: store.revision });
-          expect(JSON.parse(Buffer.from(bytes).toString('utf8'))).toEqual(renderCandidates(r, v));
-        }
+        const text = Buffer.from(renderCandidatesBytes(r, v)).toString('utf8');
+        expect(JSON.parse(text)).toEqual(renderCandidates(r, v));
+        expect(renderCandidatesJson(r, v)).toBe(text);
+        // Byte for byte what Placement's json.dumps writes for the same values.
+        expect(text).toBe(pyJsonDumps(JSON.parse(text)));
       }
     }
     // A hand-built request may carry a suffix no query could: the bytes stay valid UTF-8.
     const odd = parseAllocationCandidatesQuery('resources_X=VCPU:1', '1.39');
-    odd.groups[0] = { ...(odd.groups[0] as (typeof odd.groups)[number]), suffix: '_é' };
+    odd.groups[0] = { ...(odd.groups[0] as (typeof odd.groups)[number]), suffix: '_é"' };
     const r = findAllocationCandidates(store, odd);
-    expect(
-      JSON.parse(
-        Buffer.from(renderCandidatesBytes(r, '1.39', { revision: store.revision })).toString('utf8'),
-      ),
-    ).toEqual(renderCandidates(r, '1.39'));
+    expect(JSON.parse(Buffer.from(renderCandidatesBytes(r, '1.39')).toString('utf8'))).toEqual(
+      renderCandidates(r, '1.39'),
+    );
     const list = listResourceProviders(store, parseResourceProvidersQuery('', '1.39'));
     for (const v of ['1.0', '1.14', '1.39']) {
-      expect(JSON.parse(renderProviderListJson(list, v, { revision: store.revision, prefix: '/p' }))).toEqual(
-        renderProviderList(list, v, '/p'),
-      );
-      const bytes = renderProviderListBytes(list, v, { revision: store.revision, prefix: '/p' });
-      expect(Buffer.from(bytes).toString()).toBe(
-        renderProviderListJson(list, v, { revision: store.revision, prefix: '/p' }),
-      );
+      const text = renderProviderListJson(list, v, { prefix: '/p' });
+      expect(JSON.parse(text)).toEqual(renderProviderList(list, v, '/p'));
+      expect(text).toBe(pyJsonDumps(JSON.parse(text)));
+      expect(Buffer.from(renderProviderListBytes(list, v, { prefix: '/p' })).toString()).toBe(text);
     }
+  });
+
+  it('renders what the store holds now: nothing is kept from an earlier body', () => {
+    const { store: s } = loadInventory(
+      'providers:\n  - name: cn\n    traits: [CUSTOM_Z, CUSTOM_A]\n    inventories: {VCPU: 8}\n',
+    );
+    const req = parseAllocationCandidatesQuery('resources=VCPU:2', '1.39');
+    const summary = () => {
+      const body = JSON.parse(renderCandidatesJson(findAllocationCandidates(s, req), '1.39'));
+      return Object.values(body.provider_summaries)[0];
+    };
+    // Traits come out sorted whatever order they were set in.
+    expect(summary()).toMatchObject({
+      resources: { VCPU: { capacity: 8, used: 0 } },
+      traits: ['CUSTOM_A', 'CUSTOM_Z'],
+    });
+    const cn = s.providerByName('cn');
+    if (!cn) throw new Error('fixture');
+    s.createTrait('CUSTOM_B');
+    s.setTraits(cn.uuid, ['CUSTOM_Z', 'HW_CPU_X86_AVX2', 'CUSTOM_B']);
+    s.setInventories(cn.uuid, { VCPU: { ...INVENTORY_DEFAULTS, total: 16 } });
+    expect(summary()).toMatchObject({
+      resources: { VCPU: { capacity: 16, used: 0 } },
+      traits: ['CUSTOM_B', 'CUSTOM_Z', 'HW_CPU_X86_AVX2'],
+    });
+    const names = JSON.parse(renderProviderListJson([cn], '1.39')).resource_providers.map(
+      (p: { name: string }) => p.name,
+    );
+    s.updateProvider(cn.uuid, { name: 'renamed' });
+    expect(names).toEqual(['cn']);
+    expect(JSON.parse(renderProviderListJson([cn], '1.39')).resource_providers[0].name).toBe('renamed');
   });
 
   it('writes provider lists as UTF-8 bytes, non-ASCII names and empty lists included', () => {
     const { store: s } = loadInventory('providers:\n  - name: ünïcødé 节点\n  - name: plain\n');
     const all = listResourceProviders(s, parseResourceProvidersQuery('', '1.39'));
-    for (const revision of [undefined, s.revision, s.revision]) {
-      const text = Buffer.from(renderProviderListBytes(all, '1.39', { revision })).toString();
-      expect(JSON.parse(text)).toEqual(renderProviderList(all, '1.39'));
-    }
+    const text = Buffer.from(renderProviderListBytes(all, '1.39')).toString();
+    expect(JSON.parse(text)).toEqual(renderProviderList(all, '1.39'));
     expect(Buffer.from(renderProviderListBytes([], '1.39')).toString()).toBe('{"resource_providers": []}');
   });
 });

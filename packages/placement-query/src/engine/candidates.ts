@@ -51,19 +51,61 @@ export interface FindCandidatesOptions {
   maxCombinations?: number;
 }
 
-// A per-group partial answer: one provider per class (with the amount) plus its mapping.
-/** One group's partial answer: a provider per class with the amount, anchored at a root. */
-export interface GroupRequest {
-  suffix: string;
-  anchor: Provider;
-  /** The provider picked for each class, in the group's class order. */
-  picks: Provider[];
-  classes: readonly string[];
-  amounts: readonly number[];
-  providers: Provider[];
-  sameProvider: boolean;
-  /** Every provider is a sharing provider, so the same request may exist at another anchor. */
-  sharingOnly: boolean;
+/**
+ * One group's partial answer: a provider per class with the amount, anchored
+ * at a root. With a single group and no cross-group rule it is a candidate
+ * as it stands, so its maps are built only if someone asks for them (the
+ * HTTP renderer reads the parts directly).
+ */
+export class GroupRequest implements Candidate {
+  #providers: readonly Provider[] | undefined;
+  #allocations: Map<Provider, Map<string, number>> | undefined;
+  #mappings: Map<string, Set<Provider>> | undefined;
+
+  constructor(
+    readonly suffix: string,
+    readonly anchor: Provider,
+    /** The provider picked for each class, in the group's class order. */
+    readonly picks: readonly Provider[],
+    readonly classes: readonly string[],
+    readonly amounts: readonly number[],
+    readonly sameProvider: boolean,
+    /** Every provider is a sharing provider, so the same request may exist at another anchor. */
+    readonly sharingOnly: boolean,
+    /** The providers serving the group; default: the distinct picks (a resourceless group names its one). */
+    providers?: readonly Provider[],
+  ) {
+    this.#providers = providers;
+  }
+
+  /** The distinct providers serving the group, in pick order. */
+  get providers(): readonly Provider[] {
+    this.#providers ??= this.picks.filter((p, i) => this.picks.indexOf(p) === i);
+    return this.#providers;
+  }
+
+  get allocations(): ReadonlyMap<Provider, ReadonlyMap<string, number>> {
+    if (!this.#allocations) {
+      const allocations = new Map<Provider, Map<string, number>>();
+      const { picks, classes, amounts } = this;
+      for (let k = 0; k < picks.length; k += 1) {
+        const p = picks[k] as Provider;
+        let inner = allocations.get(p);
+        if (!inner) {
+          inner = new Map();
+          allocations.set(p, inner);
+        }
+        inner.set(classes[k] as string, amounts[k] as number);
+      }
+      this.#allocations = allocations;
+    }
+    return this.#allocations;
+  }
+
+  get mappings(): ReadonlyMap<string, ReadonlySet<Provider>> {
+    this.#mappings ??= new Map([[this.suffix, new Set(this.providers)]]);
+    return this.#mappings;
+  }
 }
 
 const EMPTY_RESULT = (requested: Set<string>): CandidatesResult => ({
@@ -174,7 +216,7 @@ function evaluate(
   // whole store for Placement's "matches nothing anywhere" rule.
   let allowed: Set<Provider> | undefined;
   let emptyHere = false;
-  for (const group of request.groups) {
+  for (const [g, group] of request.groups.entries()) {
     const ctx = { anchorRoots, sharing, anchorCache, treeAware, cap, budget, allowed };
     const reqs = evaluateGroup(store, group, ctx);
     if (reqs === NONE_AT_THESE_ANCHORS) {
@@ -183,7 +225,7 @@ function evaluate(
     }
     if (!reqs.length) throw new NoCandidates();
     perGroup.set(group.suffix, reqs);
-    if (!emptyHere) {
+    if (!emptyHere && g < request.groups.length - 1) {
       const anchors = new Set<Provider>();
       for (const r of reqs) if (!allowed || allowed.has(r.anchor)) anchors.add(r.anchor);
       allowed = anchors;
@@ -211,7 +253,16 @@ function evaluate(
     candidates = candidates.slice(0, request.limit);
   }
   const roots = new Set<Provider>();
-  for (const c of candidates) for (const p of allocatedProviders(c)) roots.add(p.root);
+  // Most picks are in the anchor's tree, and one anchor's candidates come
+  // together: skipping a repeat of the last root saves most set lookups.
+  let last: Provider | undefined;
+  for (const c of candidates) {
+    for (const p of allocatedProviders(c)) {
+      if (p.root === last) continue;
+      last = p.root;
+      roots.add(last);
+    }
+  }
   const summaries: Provider[] = [];
   for (const root of roots) {
     for (const p of store.treeOf(root)) if (!summaryFilter || summaryFilter(p)) summaries.push(p);
@@ -334,7 +385,6 @@ function multiProvider(
   const memberOf = group.memberOf;
   const positive = memberOf.length > 0;
   const forbiddenAggs = group.forbiddenAggregates;
-  const isBad = (p: Provider) => forbiddenAggs.some((a) => p.aggregates.has(a));
   const forbiddenTraits = group.forbiddenTraits;
   const required = group.requiredTraits;
   const requiredHolders = required.map((set) => set.map((t) => store.withTrait(t)));
@@ -356,10 +406,16 @@ function multiProvider(
 
   const out: GroupRequest[] = [];
   let distinct = 0;
-  const pick: Provider[] = new Array(classes.length);
-  const lists: Provider[][] = classes.map(() => []);
-  const idx: number[] = new Array(classes.length).fill(0);
   const nClasses = classes.length;
+  const pick: Provider[] = new Array(nClasses);
+  // Reused from anchor to anchor (only the picks outlive a visit): per class,
+  // the providers with room and how many of them this visit found.
+  const lists: Provider[][] = classes.map(() => []);
+  const sizes = new Int32Array(nClasses);
+  const idx = new Int32Array(nClasses);
+  // Trees holding a sharing provider themselves (rare): elsewhere only borrowed providers share.
+  const sharingRoots = new Set<Provider>();
+  for (const p of ctx.sharing) sharingRoots.add(p.root);
 
   // One anchor: per class, the providers of its tree and the sharing providers
   // serving it that have room; a root's aggregates cover its whole tree, for
@@ -367,11 +423,14 @@ function multiProvider(
   const visit = (anchor: Provider) => {
     if (anchorRoots && !anchorRoots.has(anchor)) return;
     const anchorIn = positive && members.has(anchor);
-    if (forbiddenAggs.length && isBad(anchor)) return;
+    if (forbiddenAggs.length && inAnyAggregate(anchor, forbiddenAggs)) return;
     const tree = store.treeOf(anchor);
     const treeSize = tree.length;
     const borrowed = sharingAt.get(anchor);
     const count = treeSize + (borrowed ? borrowed.length : 0);
+    const treeShares = sharingRoots.has(anchor);
+    // Whether every class has a sharing provider, so that a candidate may be made of them only.
+    let sharingEverywhere = true;
     // A tree where no provider has a trait of some required set gives no
     // candidate: skip it before looking at capacities (index lookups only).
     for (const holders of requiredHolders) {
@@ -390,42 +449,41 @@ function multiProvider(
     for (let k = 0; k < nClasses; k += 1) {
       const column = columns[k];
       const amount = amounts[k] as number;
-      const list: Provider[] = [];
-      lists[k] = list;
+      const list = lists[k] as Provider[];
+      let size = 0;
+      let sharingHere = false;
       for (let j = 0; j < count; j += 1) {
         const p = j < treeSize ? (tree[j] as Provider) : ((borrowed as Provider[])[j - treeSize] as Provider);
         if (!columnFits(column, p.id, amount)) continue;
         if (positive && !anchorIn && !members.has(p)) continue;
-        if (forbiddenAggs.length && isBad(p)) continue;
+        if (forbiddenAggs.length && inAnyAggregate(p, forbiddenAggs)) continue;
         if (forbiddenTraits.length && hasAnyTrait(p, forbiddenTraits)) continue;
-        if (!list.includes(p)) list.push(p);
+        // A sharing provider can be in the tree and borrowed by it.
+        let again = false;
+        for (let i = 0; i < size; i += 1) if (list[i] === p) again = true;
+        if (again) continue;
+        list[size++] = p;
+        if (j >= treeSize || (treeShares && ctx.sharing.has(p))) sharingHere = true;
       }
-      if (!list.length) return;
+      if (!size) return;
+      if (!sharingHere) sharingEverywhere = false;
+      sizes[k] = size;
+      idx[k] = 0;
     }
     // Every combination of one provider per class (an odometer over the lists).
-    idx.fill(0);
     for (;;) {
       ctx.budget.spend();
       for (let k = 0; k < nClasses; k += 1) pick[k] = (lists[k] as Provider[])[idx[k] as number] as Provider;
-      const chosen = nClasses === 1 ? [pick[0] as Provider] : distinctProviders(pick);
-      if (!required.length || coversTraits(chosen, required)) {
-        const sharingOnly = needsKey(chosen);
-        out.push({
-          suffix: '',
-          anchor,
-          picks: pick.slice(),
-          classes,
-          amounts,
-          providers: chosen,
-          sameProvider: false,
-          sharingOnly,
-        });
+      // Repeated picks change neither answer, so the picks stand in for the distinct providers.
+      if (!required.length || coversTraits(pick, required)) {
+        const sharingOnly = sharingEverywhere && needsKey(pick);
+        out.push(new GroupRequest('', anchor, pick.slice(), classes, amounts, false, sharingOnly));
         if (!sharingOnly) distinct += 1;
       }
       let k = nClasses - 1;
       while (k >= 0) {
         idx[k] = (idx[k] as number) + 1;
-        if ((idx[k] as number) < (lists[k] as Provider[]).length) break;
+        if ((idx[k] as number) < (sizes[k] as number)) break;
         idx[k] = 0;
         k -= 1;
       }
@@ -438,8 +496,11 @@ function multiProvider(
     return out;
   }
   const seen = new Set<Provider>();
+  let last: Provider | undefined;
   const tryAnchor = (anchor: Provider): boolean => {
-    if (seen.has(anchor)) return false;
+    // A tree's providers come together in the indexes: most repeats are the last anchor.
+    if (anchor === last || seen.has(anchor)) return false;
+    last = anchor;
     seen.add(anchor);
     visit(anchor);
     return ctx.cap !== undefined && distinct >= ctx.cap;
@@ -620,31 +681,28 @@ function singleProvider(
     const picks: Provider[] = new Array(groupClasses.length).fill(p);
     const sharingOnly = p.traits.has(SHARING_TRAIT);
     if (!ctx.anchorRoots || ctx.anchorRoots.has(p.root)) {
-      out.push({
-        suffix: group.suffix,
-        anchor: p.root,
-        picks,
-        classes: groupClasses,
-        amounts: groupAmounts,
-        providers: [p],
-        sameProvider,
-        sharingOnly,
-      });
+      out.push(
+        new GroupRequest(group.suffix, p.root, picks, groupClasses, groupAmounts, sameProvider, sharingOnly, [
+          p,
+        ]),
+      );
     }
     if (p.traits.has(SHARING_TRAIT)) {
       for (const anchor of anchorsOf(store, p, ctx.anchorCache)) {
         if (anchor === p.root) continue;
         if (ctx.anchorRoots && !ctx.anchorRoots.has(anchor)) continue;
-        out.push({
-          suffix: group.suffix,
-          anchor,
-          picks,
-          classes: groupClasses,
-          amounts: groupAmounts,
-          providers: [p],
-          sameProvider,
-          sharingOnly,
-        });
+        out.push(
+          new GroupRequest(
+            group.suffix,
+            anchor,
+            picks,
+            groupClasses,
+            groupAmounts,
+            sameProvider,
+            sharingOnly,
+            [p],
+          ),
+        );
       }
     }
   }
@@ -685,12 +743,11 @@ function merge(
   if (perGroup.size === 1 && !request.sameSubtree.length) {
     for (const r of perGroup.values().next().value as GroupRequest[]) {
       if (r.sharingOnly) {
-        const c = toCandidate(r);
-        const key = candidateKey(c);
+        const key = candidateKey(r);
         if (seen.has(key)) continue;
         seen.add(key);
-        out.push(c);
-      } else out.push(toCandidate(r));
+      }
+      out.push(r);
       if (hardCap !== undefined && out.length >= hardCap) break;
     }
     return out;
@@ -750,10 +807,9 @@ function hasAnyTrait(p: Provider, traits: readonly string[]): boolean {
   return false;
 }
 
-function distinctProviders(pick: readonly Provider[]): Provider[] {
-  const out: Provider[] = [];
-  for (const p of pick) if (!out.includes(p)) out.push(p);
-  return out;
+function inAnyAggregate(p: Provider, aggregates: readonly string[]): boolean {
+  for (const a of aggregates) if (p.aggregates.has(a)) return true;
+  return false;
 }
 
 function coversTraits(providers: readonly Provider[], required: readonly (readonly string[])[]): boolean {
@@ -780,52 +836,9 @@ function needsKey(providers: readonly Provider[]): boolean {
   return true;
 }
 
-/**
- * A candidate made of one group request; its maps are built only if asked
- * for (the HTTP renderer reads the parts directly).
- */
-export class GroupCandidate implements Candidate {
-  #allocations: Map<Provider, Map<string, number>> | undefined;
-  #mappings: Map<string, Set<Provider>> | undefined;
-  readonly anchor: Provider;
-
-  constructor(readonly request: GroupRequest) {
-    this.anchor = request.anchor;
-  }
-
-  get allocations(): ReadonlyMap<Provider, ReadonlyMap<string, number>> {
-    if (!this.#allocations) {
-      const allocations = new Map<Provider, Map<string, number>>();
-      const { picks, classes, amounts } = this.request;
-      for (let k = 0; k < picks.length; k += 1) {
-        const p = picks[k] as Provider;
-        const rc = classes[k] as string;
-        const n = amounts[k] as number;
-        let inner = allocations.get(p);
-        if (!inner) {
-          inner = new Map();
-          allocations.set(p, inner);
-        }
-        inner.set(rc, n);
-      }
-      this.#allocations = allocations;
-    }
-    return this.#allocations;
-  }
-
-  get mappings(): ReadonlyMap<string, ReadonlySet<Provider>> {
-    this.#mappings ??= new Map([[this.request.suffix, new Set(this.request.providers)]]);
-    return this.#mappings;
-  }
-}
-
-function toCandidate(r: GroupRequest): Candidate {
-  return new GroupCandidate(r);
-}
-
 /** The providers a candidate allocates from (not resourceless mappings). */
 export function allocatedProviders(c: Candidate): Iterable<Provider> {
-  if (c instanceof GroupCandidate) return c.request.picks;
+  if (c instanceof GroupRequest) return c.picks;
   return c.allocations.keys();
 }
 

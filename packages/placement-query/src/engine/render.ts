@@ -1,7 +1,7 @@
 import type { Microversion } from '@stackspec/core';
 import { atLeast, toMicroversion } from '../microversion.js';
 import { capacityOf, type Provider } from '../model/store.js';
-import { type CandidatesResult, GroupCandidate, type GroupRequest } from './candidates.js';
+import { type CandidatesResult, GroupRequest } from './candidates.js';
 
 /** A link in Placement's provider representation. */
 export interface ProviderLink {
@@ -19,19 +19,24 @@ export interface ProviderJson {
   root_provider_uuid?: string;
 }
 
-/** Placement's JSON for one provider; `prefix` is where the API is mounted (`/placement`). */
-export function renderProvider(p: Provider, microversion: Microversion | string, prefix = ''): ProviderJson {
-  const v = toMicroversion(microversion);
-  const self = `${prefix}/resource_providers/${p.uuid}`;
+/** The links a provider has besides `self`, by microversion. */
+function linkRels(v: Microversion): string[] {
   const rels = ['inventories', 'usages'];
   if (atLeast(v, 1)) rels.push('aggregates');
   if (atLeast(v, 6)) rels.push('traits');
   if (atLeast(v, 11)) rels.push('allocations');
+  return rels;
+}
+
+/** Placement's JSON for one provider; `prefix` is where the API is mounted (`/placement`). */
+export function renderProvider(p: Provider, microversion: Microversion | string, prefix = ''): ProviderJson {
+  const v = toMicroversion(microversion);
+  const self = `${prefix}/resource_providers/${p.uuid}`;
   const out: ProviderJson = {
     uuid: p.uuid,
     name: p.name,
     generation: p.generation,
-    links: [{ rel: 'self', href: self }, ...rels.map((rel) => ({ rel, href: `${self}/${rel}` }))],
+    links: [{ rel: 'self', href: self }, ...linkRels(v).map((rel) => ({ rel, href: `${self}/${rel}` }))],
   };
   if (atLeast(v, 14)) {
     out.parent_provider_uuid = p.parent ? p.parent.uuid : null;
@@ -125,353 +130,244 @@ export function renderCandidates(
 }
 
 const SAFE = /^[A-Za-z0-9_.:-]*$/;
-function q(text: string): string {
-  return SAFE.test(text) ? `"${text}"` : JSON.stringify(text);
-}
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at NUL on purpose
+const ASCII = /^[\x00-\x7f]*$/;
 
-interface Fragment {
-  revision: number;
-  variant: string;
-  text: string;
-}
-const summaryFragments = new WeakMap<Provider, Fragment>();
-const providerFragments = new WeakMap<Provider, ProviderFragment>();
+/**
+ * A JSON body built as UTF-8 bytes: text is gathered into strings of a few
+ * KiB and each is written into the buffer in one native call (so no string
+ * grows into a long chain of pieces, and nothing per value crosses into
+ * native code). Everything the renderers write is ASCII except names that
+ * need JSON escaping; once one is seen, the rest goes as UTF-8.
+ */
+class JsonWriter {
+  #buf: Buffer;
+  #pos = 0;
+  #pending = '';
+  #utf8 = false;
+  readonly #names = new Map<string, string>();
 
-function summaryText(p: Provider, v: Microversion, requested: Set<string>): string {
-  const all = atLeast(v, 27);
-  let out = '{"resources": {';
-  let first = true;
-  for (const [rc, inv] of p.inventories) {
-    if (!all && !requested.has(rc)) continue;
-    out += `${first ? '' : ', '}${q(rc)}: {"capacity": ${capacityOf(inv)}, "used": ${p.usages.get(rc) ?? 0}}`;
-    first = false;
+  constructor(sizeHint: number) {
+    this.#buf = Buffer.allocUnsafe(Math.max(256, sizeHint));
   }
-  out += '}';
-  if (atLeast(v, 17)) out += `, "traits": [${[...p.traits].sort().map(q).join(', ')}]`;
-  if (atLeast(v, 29)) {
-    out += `, "parent_provider_uuid": ${p.parent ? q(p.parent.uuid) : 'null'}, "root_provider_uuid": ${q(p.root.uuid)}`;
+
+  /** A string as a JSON literal. */
+  text(value: string): string {
+    if (SAFE.test(value)) return `"${value}"`;
+    const literal = JSON.stringify(value);
+    if (!ASCII.test(literal)) this.#utf8 = true;
+    return literal;
   }
-  return `${out}}`;
+
+  /** {@link text} for names repeated through a body (classes, traits, suffixes), each quoted once. */
+  name(value: string): string {
+    let literal = this.#names.get(value);
+    if (literal === undefined) {
+      literal = this.text(value);
+      this.#names.set(value, literal);
+    }
+    return literal;
+  }
+
+  add(text: string): void {
+    this.#pending += text;
+    if (this.#pending.length > 16384) this.#flush();
+  }
+
+  #flush(): void {
+    const text = this.#pending;
+    this.#pending = '';
+    const need = this.#utf8 ? Buffer.byteLength(text) : text.length;
+    if (this.#pos + need > this.#buf.length) {
+      const next = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#pos + need));
+      this.#buf.copy(next, 0, 0, this.#pos);
+      this.#buf = next;
+    }
+    this.#pos += this.#buf.write(text, this.#pos, this.#utf8 ? 'utf8' : 'latin1');
+  }
+
+  done(): Buffer {
+    this.#flush();
+    return this.#buf.subarray(0, this.#pos);
+  }
 }
 
-/** Options for the text renderers. */
+/** Options for the text and byte renderers. */
 export interface RenderTextOptions {
-  /** The store's revision: when given, per-provider fragments are cached until it changes. */
+  /**
+   * @deprecated Ignored: nothing is kept between calls any more, so bodies
+   * cost the same whether or not the store changed in between.
+   */
   revision?: number;
   /** Mount prefix for provider links. */
   prefix?: string;
 }
 
 /**
- * The same body as {@link renderCandidates}, written straight to JSON text
- * (what the HTTP service sends): several times faster for large answers,
- * with per-provider summary fragments reused while the store is unchanged.
+ * The body of {@link renderCandidates} as UTF-8 bytes, written straight from
+ * the candidates (what the HTTP service sends), with Placement's separators
+ * (`", "` and `": "`, as Python's `json.dumps` writes them). Every call
+ * renders from scratch: nothing is cached between calls.
  */
+export function renderCandidatesBytes(
+  result: CandidatesResult,
+  microversion: Microversion | string,
+  _options: RenderTextOptions = {},
+): Uint8Array {
+  return candidatesBody(result, toMicroversion(microversion));
+}
+
+/** The same body as {@link renderCandidatesBytes}, as JSON text. */
 export function renderCandidatesJson(
   result: CandidatesResult,
   microversion: Microversion | string,
-  options: RenderTextOptions = {},
+  _options: RenderTextOptions = {},
 ): string {
-  const v = toMicroversion(microversion);
+  return candidatesBody(result, toMicroversion(microversion)).toString('utf8');
+}
+
+function candidatesBody(result: CandidatesResult, v: Microversion): Buffer {
   const dict = atLeast(v, 12);
-  const mappings = atLeast(v, 34);
-  let out = '{"allocation_requests": [';
+  const withMappings = atLeast(v, 34);
+  const w = new JsonWriter(400 * result.candidates.length + 250 * result.summaries.length + 64);
+  // One allocation entry: `"<uuid>": {"resources": {…}}`, or the list form below 1.12.
+  const entry = (first: boolean, p: Provider, amounts: string) =>
+    dict
+      ? `${first ? '' : ', '}${p.uuidJson}: {"resources": {${amounts}}}`
+      : `${first ? '' : ', '}{"resource_provider": {"uuid": ${p.uuidJson}}, "resources": {${amounts}}}`;
+  // `"VCPU": 1` per class of a group request; the group's requests share these arrays.
+  const amountTexts = new Map<readonly string[], string[]>();
+  w.add('{"allocation_requests": [');
   let firstCandidate = true;
   for (const c of result.candidates) {
-    out += firstCandidate ? '{"allocations": ' : ', {"allocations": ';
+    let s = `${firstCandidate ? '' : ', '}{"allocations": ${dict ? '{' : '['}`;
     firstCandidate = false;
-    let first = true;
-    if (!dict) {
-      out += '[';
+    if (c instanceof GroupRequest) {
+      const { picks, classes, amounts } = c;
+      let texts = amountTexts.get(classes);
+      if (texts === undefined) {
+        texts = classes.map((rc, k) => `${w.name(rc)}: ${amounts[k]}`);
+        amountTexts.set(classes, texts);
+      }
+      // The picks grouped by provider, in first-appearance order.
+      for (let i = 0; i < picks.length; i += 1) {
+        const p = picks[i] as Provider;
+        if (picks.indexOf(p) < i) continue;
+        let text = texts[i] as string;
+        for (let j = i + 1; j < picks.length; j += 1) if (picks[j] === p) text += `, ${texts[j]}`;
+        s += entry(i === 0, p, text);
+      }
+      s += dict ? '}' : ']';
+      if (withMappings) {
+        s += `, "mappings": {${w.name(c.suffix)}: [`;
+        const providers = c.providers;
+        for (let i = 0; i < providers.length; i += 1) {
+          s += i ? `, ${(providers[i] as Provider).uuidJson}` : (providers[i] as Provider).uuidJson;
+        }
+        s += ']}';
+      }
+    } else {
+      let first = true;
       for (const [p, inner] of c.allocations) {
-        out += `${first ? '' : ', '}{"resource_provider": {"uuid": ${p.uuidJson}}, "resources": {${amounts(inner)}}}`;
+        let text = '';
+        for (const [rc, n] of inner) text += `${text ? ', ' : ''}${w.name(rc)}: ${n}`;
+        s += entry(first, p, text);
         first = false;
       }
-      out += ']}';
-      continue;
-    }
-    out += '{';
-    for (const [p, inner] of c.allocations) {
-      out += `${first ? '' : ', '}${p.uuidJson}: {"resources": {${amounts(inner)}}}`;
-      first = false;
-    }
-    out += '}';
-    if (mappings) {
-      out += ', "mappings": {';
-      let firstMap = true;
-      for (const [suffix, set] of c.mappings) {
-        out += `${firstMap ? '' : ', '}${quoted(suffix)}: [`;
-        firstMap = false;
-        let firstP = true;
-        for (const p of set) {
-          out += firstP ? p.uuidJson : `, ${p.uuidJson}`;
-          firstP = false;
+      s += dict ? '}' : ']';
+      if (withMappings) {
+        s += ', "mappings": {';
+        let firstMapping = true;
+        for (const [suffix, set] of c.mappings) {
+          s += `${firstMapping ? '' : ', '}${w.name(suffix)}: [`;
+          firstMapping = false;
+          let firstP = true;
+          for (const p of set) {
+            s += firstP ? p.uuidJson : `, ${p.uuidJson}`;
+            firstP = false;
+          }
+          s += ']';
         }
-        out += ']';
+        s += '}';
       }
-      out += '}';
     }
-    out += '}';
+    w.add(`${s}}`);
   }
-  out += '], "provider_summaries": {';
-  const variant = `${atLeast(v, 17)}${atLeast(v, 29)}`;
-  const cacheable = options.revision !== undefined && atLeast(v, 27);
+  w.add('], "provider_summaries": {');
+  const all = atLeast(v, 27);
+  const withTraits = atLeast(v, 17);
+  const withTree = atLeast(v, 29);
   let firstSummary = true;
   for (const p of result.summaries) {
-    let text: string | undefined;
-    if (cacheable) {
-      const hit = summaryFragments.get(p);
-      if (hit && hit.revision === options.revision && hit.variant === variant) text = hit.text;
-    }
-    if (text === undefined) {
-      text = summaryText(p, v, result.requestedClasses);
-      if (cacheable) summaryFragments.set(p, { revision: options.revision as number, variant, text });
-    }
-    out += `${firstSummary ? '' : ', '}${p.uuidJson}: ${text}`;
+    let s = `${firstSummary ? '' : ', '}${p.uuidJson}: {"resources": {`;
     firstSummary = false;
+    let first = true;
+    for (const [rc, inv] of p.inventories) {
+      if (!all && !result.requestedClasses.has(rc)) continue;
+      s += `${first ? '' : ', '}${w.name(rc)}: {"capacity": ${capacityOf(inv)}, "used": ${p.usages.get(rc) ?? 0}}`;
+      first = false;
+    }
+    s += '}';
+    if (withTraits) {
+      // The store keeps each provider's traits in sorted order.
+      s += ', "traits": [';
+      first = true;
+      for (const t of p.traits) {
+        s += first ? w.name(t) : `, ${w.name(t)}`;
+        first = false;
+      }
+      s += ']';
+    }
+    if (withTree) s += treeFields(p);
+    w.add(`${s}}`);
   }
-  return `${out}}}`;
+  w.add('}}');
+  return w.done();
 }
 
-// Names as JSON string literals, remembered with whether they are plain ASCII.
-const quotedNames = new Map<string, { text: string; ascii: boolean }>();
-/** Set when a name written through {@link quoted} is not plain ASCII. */
-let sawNonAscii = false;
-function quoted(name: string): string {
-  let hit = quotedNames.get(name);
-  if (hit === undefined) {
-    const text = q(name);
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at NUL on purpose
-    hit = { text, ascii: !/[^\x00-\x7f]/.test(text) };
-    if (quotedNames.size < 10_000) quotedNames.set(name, hit);
-  }
-  if (!hit.ascii) sawNonAscii = true;
-  return hit.text;
+/** `, "parent_provider_uuid": …, "root_provider_uuid": …`, as summaries and provider lists show them. */
+function treeFields(p: Provider): string {
+  return `, "parent_provider_uuid": ${p.parent ? p.parent.uuidJson : 'null'}, "root_provider_uuid": ${p.root.uuidJson}`;
 }
 
-function amounts(inner: ReadonlyMap<string, number>): string {
-  let out = '';
-  for (const [rc, n] of inner) out += out ? `, ${quoted(rc)}: ${n}` : `${quoted(rc)}: ${n}`;
-  return out;
-}
-
-/** The same body as {@link renderProviderList}, written straight to JSON text with cached fragments. */
+/** The same body as {@link renderProviderList}, as JSON text. */
 export function renderProviderListJson(
   providers: readonly Provider[],
   microversion: Microversion | string,
   options: RenderTextOptions = {},
 ): string {
-  const v = toMicroversion(microversion);
-  const prefix = options.prefix ?? '';
-  const variant = `${v.minor}|${prefix}`;
-  const items: string[] = [];
-  for (const p of providers) items.push(providerFragment(p, v, prefix, variant, options.revision).text);
-  return `{"resource_providers": [${items.join(', ')}]}`;
-}
-
-interface ProviderFragment {
-  revision: number | undefined;
-  variant: string;
-  text: string;
-  bytes?: Buffer;
-}
-
-function providerFragment(
-  p: Provider,
-  v: Microversion,
-  prefix: string,
-  variant: string,
-  revision: number | undefined,
-): ProviderFragment {
-  const hit = revision !== undefined ? providerFragments.get(p) : undefined;
-  if (hit && hit.revision === revision && hit.variant === variant) return hit;
-  const fragment = { revision, variant, text: JSON.stringify(renderProvider(p, v, prefix)) };
-  if (revision !== undefined) providerFragments.set(p, fragment);
-  return fragment;
+  return providerListBody(providers, toMicroversion(microversion), options.prefix ?? '').toString('utf8');
 }
 
 /**
- * The body of {@link renderProviderListJson} as UTF-8 bytes (what the HTTP
- * service sends): each provider's JSON is kept as bytes while the store's
- * revision is unchanged and copied once into the body.
+ * The body of {@link renderProviderList} as UTF-8 bytes, written straight
+ * from the providers (what the HTTP service sends), with Placement's
+ * separators. Nothing is cached between calls.
  */
 export function renderProviderListBytes(
   providers: readonly Provider[],
   microversion: Microversion | string,
   options: RenderTextOptions = {},
 ): Uint8Array {
-  const v = toMicroversion(microversion);
-  const prefix = options.prefix ?? '';
-  const variant = `${v.minor}|${prefix}`;
-  // Each fragment is kept with its leading separator; the first skips it.
-  const parts: Buffer[] = [];
-  let size = 0;
-  for (const p of providers) {
-    const f = providerFragment(p, v, prefix, variant, options.revision);
-    f.bytes ??= Buffer.from(`, ${f.text}`);
-    parts.push(f.bytes);
-    size += f.bytes.length;
-  }
-  const head = '{"resource_providers": [';
-  const out = Buffer.allocUnsafe(head.length + size + 2);
-  let at = out.write(head, 0, 'latin1');
-  for (let i = 0; i < parts.length; i += 1) {
-    const part = parts[i] as Buffer;
-    at += part.copy(out, at, i ? 0 : 2);
-  }
-  at += out.write(']}', at, 'latin1');
-  return out.subarray(0, at);
+  return providerListBody(providers, toMicroversion(microversion), options.prefix ?? '');
 }
 
-class ByteWriter {
-  buf: Buffer;
-  pos = 0;
-  constructor(size: number) {
-    this.buf = Buffer.allocUnsafe(size);
-  }
-  #ensure(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
-    this.buf.copy(next, 0, 0, this.pos);
-    this.buf = next;
-  }
-  /** Writes text that is ASCII by construction (uuids, class names, suffixes, numbers). */
-  ascii(s: string): void {
-    this.#ensure(s.length);
-    this.pos += this.buf.write(s, this.pos, 'latin1');
-  }
-  bytes(b: Uint8Array): void {
-    this.#ensure(b.length);
-    this.buf.set(b, this.pos);
-    this.pos += b.length;
-  }
-  done(): Uint8Array {
-    return this.buf.subarray(0, this.pos);
-  }
-}
-
-interface GroupFragments {
-  /** `"VCPU": 1` per class of the group request. */
-  classes: string[];
-  /** `, "mappings": {"<suffix>": [` */
-  mappings: string;
-  /** Whether every name is plain ASCII (see {@link sawNonAscii}). */
-  ascii: boolean;
-}
-// Group requests of one group share their classes and amounts arrays, so
-// their fragments are written once per group (keyed by those arrays).
-const groupFragments = new WeakMap<
-  readonly string[],
-  { amounts: readonly number[]; frags: GroupFragments }
->();
-function fragmentsOf(r: GroupRequest): GroupFragments {
-  const hit = groupFragments.get(r.classes);
-  if (hit && hit.amounts === r.amounts) {
-    if (!hit.frags.ascii) sawNonAscii = true;
-    return hit.frags;
-  }
-  const before = sawNonAscii;
-  sawNonAscii = false;
-  const frags = {
-    classes: r.classes.map((rc, k) => `${quoted(rc)}: ${r.amounts[k]}`),
-    mappings: `, "mappings": {${quoted(r.suffix)}: [`,
-    ascii: true,
-  };
-  frags.ascii = !sawNonAscii;
-  sawNonAscii ||= before;
-  groupFragments.set(r.classes, { amounts: r.amounts, frags });
-  return frags;
-}
-
-const summaryBytes = new WeakMap<Provider, { revision: number; variant: string; bytes: Buffer }>();
-
-/**
- * The body of {@link renderCandidatesJson} as UTF-8 bytes, written straight
- * into a buffer (what the HTTP service sends). Summaries are reused as bytes
- * while the store's revision is unchanged.
- */
-export function renderCandidatesBytes(
-  result: CandidatesResult,
-  microversion: Microversion | string,
-  options: RenderTextOptions = {},
-): Uint8Array {
-  const v = toMicroversion(microversion);
-  if (!atLeast(v, 27) || options.revision === undefined) {
-    return Buffer.from(renderCandidatesJson(result, v, options));
-  }
-  const mappings = atLeast(v, 34);
-  sawNonAscii = false;
-  const w = new ByteWriter(400 * result.candidates.length + 300 * result.summaries.length + 64);
-  // Candidates are joined into strings of a few KiB before each write: one
-  // native call per chunk instead of per candidate.
-  let pending = '{"allocation_requests": [';
+function providerListBody(providers: readonly Provider[], v: Microversion, prefix: string): Buffer {
+  const w = new JsonWriter(320 * providers.length + 32);
+  // The links' common start, `"<prefix>/resource_providers/`, left open for the uuid.
+  const href = w.text(`${prefix}/resource_providers/`).slice(0, -1);
+  const rels = linkRels(v);
+  const withTree = atLeast(v, 14);
+  w.add('{"resource_providers": [');
   let first = true;
-  for (const c of result.candidates) {
-    let s = first ? '{"allocations": {' : ', {"allocations": {';
+  for (const p of providers) {
+    let s = `${first ? '' : ', '}{"uuid": ${p.uuidJson}, "name": ${w.text(p.name)}, "generation": ${p.generation}, "links": [{"rel": "self", "href": ${href}${p.uuid}"}`;
     first = false;
-    if (c instanceof GroupCandidate) {
-      const { picks, providers } = c.request;
-      const frags = fragmentsOf(c.request);
-      // The picks grouped by provider, in first-appearance order.
-      for (let i = 0; i < picks.length; i += 1) {
-        const p = picks[i] as Provider;
-        let seenBefore = false;
-        for (let j = 0; j < i; j += 1) if (picks[j] === p) seenBefore = true;
-        if (seenBefore) continue;
-        s += `${i ? ', ' : ''}${p.uuidJson}: {"resources": {${frags.classes[i]}`;
-        for (let j = i + 1; j < picks.length; j += 1) if (picks[j] === p) s += `, ${frags.classes[j]}`;
-        s += '}}';
-      }
-      s += '}';
-      if (mappings) {
-        s += frags.mappings;
-        for (let i = 0; i < providers.length; i += 1)
-          s += i ? `, ${(providers[i] as Provider).uuidJson}` : (providers[i] as Provider).uuidJson;
-        s += ']}';
-      }
-    } else {
-      let firstP = true;
-      for (const [p, inner] of c.allocations) {
-        s += `${firstP ? '' : ', '}${p.uuidJson}: {"resources": {${amounts(inner)}}}`;
-        firstP = false;
-      }
-      s += '}';
-      if (mappings) {
-        s += ', "mappings": {';
-        let firstMap = true;
-        for (const [suffix, set] of c.mappings) {
-          s += `${firstMap ? '' : ', '}${quoted(suffix)}: [${[...set].map((p) => p.uuidJson).join(', ')}]`;
-          firstMap = false;
-        }
-        s += '}';
-      }
-    }
-    pending += `${s}}`;
-    if (pending.length > 16384) {
-      w.ascii(pending);
-      pending = '';
-    }
+    for (const rel of rels) s += `, {"rel": "${rel}", "href": ${href}${p.uuid}/${rel}"}`;
+    s += ']';
+    if (withTree) s += treeFields(p);
+    w.add(`${s}}`);
   }
-  w.ascii(`${pending}], "provider_summaries": {`);
-  const variant = `${atLeast(v, 17)}${atLeast(v, 29)}`;
-  let firstSummary = true;
-  for (const p of result.summaries) {
-    let hit = summaryBytes.get(p);
-    if (!hit || hit.revision !== options.revision || hit.variant !== variant) {
-      // Cached with its leading separator; the first summary skips it.
-      hit = {
-        revision: options.revision,
-        variant,
-        bytes: Buffer.from(`, ${p.uuidJson}: ${summaryText(p, v, result.requestedClasses)}`),
-      };
-      summaryBytes.set(p, hit);
-    }
-    w.bytes(firstSummary ? hit.bytes.subarray(2) : hit.bytes);
-    firstSummary = false;
-  }
-  w.ascii('}}');
-  // Uuids are checked by the store; a non-ASCII class name or suffix (possible
-  // only in a request built by hand) falls back to the UTF-8 writer.
-  if (sawNonAscii) return Buffer.from(renderCandidatesJson(result, v, options));
+  w.add(']}');
   return w.done();
 }

@@ -9,6 +9,7 @@ import {
   readJsonBody,
   schemaErrorMessage,
 } from '@stackspec/core';
+import { bytesResponse } from '@stackspec/core/node';
 import { findAllocationCandidates } from '../engine/candidates.js';
 import { listResourceProviders } from '../engine/providers.js';
 import { renderCandidatesBytes, renderProvider, renderProviderListBytes } from '../engine/render.js';
@@ -116,8 +117,8 @@ type Handler = (ctx: Ctx) => Promise<Response | ResponseParts> | Response | Resp
 interface ResponseParts {
   status: number;
   body?: unknown;
-  /** A body already written as JSON text. */
-  raw?: string | Uint8Array;
+  /** A body already written as JSON. */
+  raw?: Uint8Array;
   headers?: Record<string, string>;
   /** Add Cache-Control/Last-Modified from 1.15 (successful GETs and some writes). */
   cache?: boolean;
@@ -266,10 +267,7 @@ function listProviders(ctx: Ctx): ResponseParts {
   return {
     status: 200,
     cache: true,
-    raw: renderProviderListBytes(providers, ctx.version, {
-      revision: ctx.store.revision,
-      prefix: ctx.prefix,
-    }),
+    raw: renderProviderListBytes(providers, ctx.version, { prefix: ctx.prefix }),
   };
 }
 
@@ -288,7 +286,7 @@ function listCandidates(ctx: Ctx): ResponseParts {
     return {
       status: 200,
       cache: true,
-      raw: renderCandidatesBytes(result, ctx.version, { revision: ctx.store.revision }),
+      raw: renderCandidatesBytes(result, ctx.version),
     };
   } catch (e) {
     wrapQueryError(e);
@@ -980,13 +978,10 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
     const isRoot = path === '/' || path === '';
 
     if (options.auth === 'noauth2' && !isRoot && !request.headers.has('x-auth-token')) {
-      return new Response(
-        JSON.stringify({
-          message: `${EXPLANATION[401]}<br /><br />\n\n\n`,
-          code: '401 Unauthorized',
-          title: 'Unauthorized',
-        }),
-        { status: 401, headers: { ...baseHeaders, 'content-type': 'application/json' } },
+      return json(
+        401,
+        { message: `${EXPLANATION[401]}<br /><br />\n\n\n`, code: '401 Unauthorized', title: 'Unauthorized' },
+        baseHeaders,
       );
     }
 
@@ -1079,15 +1074,9 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
         headers['last-modified'] = httpDate(ctx.now);
       }
       if (out.raw !== undefined) {
-        return new Response(largeBody(out.raw), {
+        return bytesResponse(out.raw, {
           status: out.status,
-          headers: {
-            ...headers,
-            'content-type': 'application/json',
-            'content-length': String(
-              typeof out.raw === 'string' ? Buffer.byteLength(out.raw) : out.raw.byteLength,
-            ),
-          },
+          headers: { ...headers, 'content-type': 'application/json' },
         });
       }
       if (out.body === undefined) return new Response(null, { status: out.status, headers });
@@ -1117,23 +1106,8 @@ function wsgiPath(path: string): string {
   );
 }
 
-/**
- * A large byte body as a one-chunk stream: a `Response` copies a byte array
- * it is given, which costs more than the stream for bodies of a few hundred
- * kilobytes (candidate lists); text and small bodies go as they are.
- */
-function largeBody(raw: string | Uint8Array): string | Uint8Array | ReadableStream<Uint8Array> {
-  if (typeof raw === 'string' || raw.byteLength < 64 * 1024) return raw;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(raw);
-      controller.close();
-    },
-  });
-}
-
 function json(status: number, body: unknown, headers: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
+  return bytesResponse(Buffer.from(JSON.stringify(body)), {
     status,
     headers: { ...headers, 'content-type': 'application/json' },
   });

@@ -67,6 +67,7 @@ export interface Provider {
   readonly inventories: Map<string, Inventory>;
   /** Sum of allocations per resource class. */
   readonly usages: Map<string, number>;
+  /** The provider's traits, in sorted order. */
   readonly traits: Set<string>;
   readonly aggregates: Set<string>;
   /** Inventory with usage per class, for fast capacity checks. */
@@ -831,7 +832,8 @@ export class ProviderStore {
     for (const t of p.traits) if (!wanted.has(t)) this.#unindex(this.#traitIndex, t, p);
     for (const t of wanted) this.#index(this.#traitIndex, t, p);
     p.traits.clear();
-    for (const t of wanted) p.traits.add(t);
+    // Kept in sorted order, the order every answer lists them in.
+    for (const t of [...wanted].sort()) p.traits.add(t);
     this.#touch(p);
     return p;
   }
