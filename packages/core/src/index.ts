@@ -100,7 +100,7 @@ export { createNameRegistry } from './registry.js';
 export type { SchemaDiagnosticOptions, SchemaResult } from './schema.js';
 export { describeType, diagnosticsFromZod, parseWithSchema, validateWithSchema } from './schema.js';
 export type { SuggestOptions } from './suggest.js';
-export { defaultMaxDistance, didYouMean, editDistance, suggest } from './suggest.js';
+export { boundedEditDistance, defaultMaxDistance, didYouMean, editDistance, suggest } from './suggest.js';
 export type {
   HeaderSource,
   Microversion,

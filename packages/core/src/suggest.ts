@@ -1,34 +1,110 @@
+// Edit distances for "did you mean": inputs are compared with many names, so
+// the tables are reused rather than allocated, the text both strings share
+// at either end is skipped, and only cells near the diagonal are filled.
+
+let rows = new Int32Array(3 * 64);
+const FAR = 1 << 20;
+
+/**
+ * Fills the distance table of `a[aFrom, aFrom + n)` against
+ * `b[bFrom, bFrom + m)`, restricted to cells within `band` of the diagonal
+ * (cells outside it are more than `band` apart; `band` must be at least
+ * `|n - m|`). Stops with `limit + 1` at the first row whose cells all exceed
+ * `limit`; otherwise returns the last cell.
+ */
+function table(
+  a: string,
+  aFrom: number,
+  n: number,
+  b: string,
+  bFrom: number,
+  m: number,
+  limit: number,
+  band: number,
+): number {
+  const w = m + 1;
+  if (rows.length < 3 * w) rows = new Int32Array(3 * Math.max(w, rows.length));
+  const r = rows;
+  let pp = 0;
+  let p = w;
+  let c = 2 * w;
+  const top0 = Math.min(m, band);
+  for (let j = 0; j <= top0; j += 1) r[p + j] = j;
+  for (let i = 1; i <= n; i += 1) {
+    const lo = i > band ? i - band : 0;
+    const hi = Math.min(i + band, m);
+    const ca = a.charCodeAt(aFrom + i - 1);
+    const caPrev = i > 1 ? a.charCodeAt(aFrom + i - 2) : -1;
+    let rowMin = FAR;
+    let left = FAR;
+    let j = lo;
+    if (j === 0) {
+      r[c] = i;
+      rowMin = i;
+      left = i;
+      j = 1;
+    }
+    let cbPrev = j > 1 ? b.charCodeAt(bFrom + j - 2) : -1;
+    // The row above reaches one column less far right than this one.
+    const upTop = i - 1 + band;
+    for (; j <= hi; j += 1) {
+      const cb = b.charCodeAt(bFrom + j - 1);
+      let v = (r[p + j - 1] as number) + (ca === cb ? 0 : 1);
+      if (j <= upTop && (r[p + j] as number) + 1 < v) v = (r[p + j] as number) + 1;
+      if (left + 1 < v) v = left + 1;
+      if (ca === cbPrev && caPrev === cb && (r[pp + j - 2] as number) + 1 < v)
+        v = (r[pp + j - 2] as number) + 1;
+      r[c + j] = v;
+      if (v < rowMin) rowMin = v;
+      left = v;
+      cbPrev = cb;
+    }
+    if (rowMin > limit) return limit + 1;
+    const t = pp;
+    pp = p;
+    p = c;
+    c = t;
+  }
+  return r[p + m] as number;
+}
+
+/**
+ * Optimal-string-alignment distance between `a` (or its first `length`
+ * characters) and `b` when it is at most `limit`, else `limit + 1`.
+ */
+export function boundedEditDistance(a: string, b: string, limit: number, length = a.length): number {
+  let aEnd = length;
+  let bEnd = b.length;
+  let from = 0;
+  // Text shared at either end costs nothing.
+  while (from < aEnd && from < bEnd && a.charCodeAt(from) === b.charCodeAt(from)) from += 1;
+  while (aEnd > from && bEnd > from && a.charCodeAt(aEnd - 1) === b.charCodeAt(bEnd - 1)) {
+    aEnd -= 1;
+    bEnd -= 1;
+  }
+  const n = aEnd - from;
+  const m = bEnd - from;
+  if (Math.abs(n - m) > limit) return limit + 1;
+  if (!n || !m) return n + m;
+  // Within the limit, every cell on a best path lies within `limit` of the diagonal.
+  const d = table(a, from, n, b, from, m, limit, Math.min(limit, Math.max(n, m)));
+  return d <= limit ? d : limit + 1;
+}
+
 /**
  * Optimal-string-alignment distance (Levenshtein plus adjacent transpositions)
- * between `a` and `b`, or `limit + 1` as soon as it is known to exceed `limit`.
- * Runs in O(|a|·|b|) time and O(|b|) memory; the limit makes misses cheap.
+ * between `a` and `b`. With a `limit`, a number above it as soon as the
+ * distance is known to exceed it (`limit + 1`, or the distance itself when
+ * no row of the table went past the limit).
  */
 export function editDistance(a: string, b: string, limit = Number.POSITIVE_INFINITY): number {
   if (a === b) return 0;
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  if (!a.length) return b.length;
-  if (!b.length) return a.length;
-  let prevPrev = new Array<number>(b.length + 1).fill(0);
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  let cur = new Array<number>(b.length + 1).fill(0);
-  for (let i = 1; i <= a.length; i += 1) {
-    cur[0] = i;
-    let rowMin = i;
-    const ca = a.charCodeAt(i - 1);
-    for (let j = 1; j <= b.length; j += 1) {
-      const cb = b.charCodeAt(j - 1);
-      const cost = ca === cb ? 0 : 1;
-      let v = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) {
-        v = Math.min(v, (prevPrev[j - 2] as number) + 1);
-      }
-      cur[j] = v;
-      if (v < rowMin) rowMin = v;
-    }
-    if (rowMin > limit) return limit + 1;
-    [prevPrev, prev, cur] = [prev, cur, prevPrev];
-  }
-  return prev[b.length] as number;
+  if (!a.length || !b.length) return a.length + b.length;
+  const d = boundedEditDistance(a, b, limit);
+  if (d <= limit) return d;
+  // Past the limit the answer depends on the whole table.
+  return table(a, 0, a.length, b, 0, b.length, limit, Math.max(a.length, b.length));
 }
 
 /** Options for {@link suggest}. */
@@ -56,23 +132,22 @@ export function suggest(input: string, candidates: Iterable<string>, options: Su
   const max = options.maxDistance ?? defaultMaxDistance(input);
   const limit = options.limit ?? 3;
   const lower = input.toLowerCase();
-  const found: { name: string; distance: number; order: number }[] = [];
-  let order = 0;
+  // Few candidates qualify: keep them sorted by distance as they come.
+  const names: string[] = [];
+  const distances: number[] = [];
   for (const candidate of candidates) {
-    order += 1;
     if (candidate === input) continue;
-    if (candidate.toLowerCase() === lower) {
-      found.push({ name: candidate, distance: 0, order });
-      continue;
-    }
-    const d = editDistance(input, candidate, max);
-    if (d <= max) found.push({ name: candidate, distance: d, order });
+    const d = candidate.toLowerCase() === lower ? 0 : boundedEditDistance(input, candidate, max);
+    if (d > max) continue;
+    let at = names.length;
+    while (at > 0 && (distances[at - 1] as number) > d) at -= 1;
+    names.splice(at, 0, candidate);
+    distances.splice(at, 0, d);
   }
-  found.sort((x, y) => x.distance - y.distance || x.order - y.order);
   const out: string[] = [];
-  for (const f of found) {
-    if (!out.includes(f.name)) out.push(f.name);
+  for (const name of names) {
     if (out.length >= limit) break;
+    if (!out.includes(name)) out.push(name);
   }
   return out;
 }

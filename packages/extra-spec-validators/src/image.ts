@@ -10,6 +10,7 @@ import {
 } from '@stackspec/core';
 import { optionsOf, requireString } from './guards.js';
 import { pyRepr } from './http/pyjson.js';
+import { createLookup } from './key-index.js';
 import { PY_INT_MAX_DIGITS, parsePythonInt, pythonStrip } from './python-values.js';
 import { type ExtraSpecRegistry, internals, type RegisteredExtraSpec } from './registry.js';
 import type { NovaRelease } from './releases.js';
@@ -175,7 +176,7 @@ function imageIndex(registry: ExtraSpecRegistry): ImageIndex {
     r.add({ name: property, value: { spec, property }, params });
     names.push(property);
   }
-  const index: ImageIndex = { find: (name) => r.lookup(name)?.entry.value, names };
+  const index: ImageIndex = { find: createLookup(r), names };
   indexes.set(registry, index);
   return index;
 }

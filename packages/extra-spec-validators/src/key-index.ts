@@ -7,6 +7,8 @@
 // walk costs O(key length) with one map lookup per branching point and
 // allocates nothing, however many entries there are.
 
+import type { NameRegistry, RegistryEntry } from '@stackspec/core';
+
 interface Node<P> {
   /** Edges by the first character they consume (in walking order). */
   edges: Map<number, Edge<P>> | undefined;
@@ -191,4 +193,27 @@ export function createKeyIndex<T>(entries: Iterable<KeyIndexEntry<T>>): KeyIndex
   };
 
   return { find, size };
+}
+
+/**
+ * What `registry.lookup(key)?.entry.value` answers for a registry whose
+ * entries share one layer, through a {@link createKeyIndex} over its
+ * patterns: exact plain names first, then the earliest pattern that
+ * matches, then a patterned name written literally. Allocates nothing per
+ * call. Entries added to the registry later are not seen.
+ */
+export function createLookup<T>(registry: NameRegistry<T>): (key: string) => T | undefined {
+  const exact = new Map<string, RegistryEntry<T>>();
+  const patterns: KeyIndexEntry<T>[] = [];
+  for (const e of registry.entries()) {
+    exact.set(e.name, e);
+    const p = e.pattern;
+    if (p.isPattern) patterns.push({ value: e.value, head: p.prefix, tail: p.suffix, regex: p.regex });
+  }
+  const index = createKeyIndex(patterns);
+  return (key) => {
+    const hit = exact.get(key);
+    if (hit && !hit.pattern.isPattern) return hit.value;
+    return index.find(key) ?? hit?.value;
+  };
 }

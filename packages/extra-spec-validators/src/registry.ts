@@ -3,10 +3,10 @@ import {
   createDiagnostic,
   createNameRegistry,
   type Diagnostic,
-  editDistance,
   isStackspecError,
   matchNamePattern,
   type NameRegistry,
+  type RegistryEntry,
   SpecError,
   translatePythonRegex,
 } from '@stackspec/core';
@@ -25,7 +25,8 @@ import {
   type ValueRule,
 } from './define.js';
 import { optionsOf } from './guards.js';
-import { createKeyIndex, type KeyIndex } from './key-index.js';
+import { createKeyIndex, createLookup, type KeyIndex } from './key-index.js';
+import { createKeySuggester, type KeySuggester, suggestKeysByScan } from './key-suggest.js';
 import { type NovaRelease, resolveRelease } from './releases.js';
 import { type CompiledValueRule, compileValueRule } from './value-check.js';
 
@@ -117,6 +118,8 @@ export interface InternalRegistry extends ExtraSpecRegistry {
   compiled(spec: RegisteredExtraSpec): CompiledEntry;
   /** Like `lookup` without placeholder values: the entry, `'template'`, or `undefined`. */
   find(key: string): CompiledEntry | 'template' | undefined;
+  /** What `suggest` answers, found by the straightforward scan the index must agree with (for tests). */
+  suggestByScan(key: string, limit: number): string[];
 }
 
 /**
@@ -378,10 +381,10 @@ function createRegistry(options: ExtraSpecRegistryOptions): InternalRegistry {
 
   // "Did you mean" compares a key with the names of the namespaces it could
   // belong to (its own, a misspelt one, or one in another case) rather than
-  // with the whole catalog; results are memoised, since typos repeat.
-  const suggestions = new Map<string, readonly string[]>();
+  // with the whole catalog, through an index built on first use.
+  let suggester: KeySuggester | undefined;
   let byNamespace: Map<string, NameRegistry<CompiledEntry>> | undefined;
-  const suggestNames = (key: string, limit: number): string[] => {
+  const suggestByScan = (key: string, limit: number): string[] => {
     if (!byNamespace) {
       byNamespace = new Map();
       for (const e of ordered) {
@@ -394,21 +397,17 @@ function createRegistry(options: ExtraSpecRegistryOptions): InternalRegistry {
         r.add({ name: e.name, value: e, params: jsParams(e.parameters) });
       }
     }
-    const colon = key.indexOf(':');
-    const ns = (colon < 0 ? '' : key.slice(0, colon)).toLowerCase();
-    const scored: { name: string; rank: number }[] = [];
-    for (const [candidate, r] of byNamespace) {
-      const close =
-        candidate === ns ||
-        (candidate !== '' && ns.startsWith(candidate)) ||
-        (ns !== '' && candidate !== '' && editDistance(ns, candidate, 2) <= 2);
-      if (!close) continue;
-      r.suggest(key, { limit }).forEach((name, i) => {
-        scored.push({ name, rank: i + editDistance(key.toLowerCase(), name.toLowerCase(), 8) * 10 });
-      });
-    }
-    scored.sort((a, b) => a.rank - b.rank);
-    return [...new Set(scored.map((x) => x.name))].slice(0, limit);
+    return suggestKeysByScan(byNamespace, key, limit);
+  };
+  const suggestNames = (key: string, limit: number): string[] => {
+    suggester ??= createKeySuggester(
+      ordered.map((e) => ({
+        name: e.name,
+        namespace: docNamespace(e.name),
+        pattern: (literal.get(e.name) as RegistryEntry<CompiledEntry>).pattern,
+      })),
+    );
+    return suggester.suggest(key, limit) ?? suggestByScan(key, limit);
   };
 
   const find = (key: string): CompiledEntry | 'template' | undefined => {
@@ -448,14 +447,10 @@ function createRegistry(options: ExtraSpecRegistryOptions): InternalRegistry {
       // Keys Nova cannot store get no suggestion: comparing them with names
       // filled in from open-ended patterns would cost the square of their length.
       if (typeof key !== 'string' || key.length > MAX_KEY_LENGTH || limit === 0) return [];
-      const memoKey = `${limit}\u0000${key}`;
-      const hit = suggestions.get(memoKey);
-      if (hit) return [...hit];
-      const found = suggestNames(key, limit);
-      if (suggestions.size >= 2048) suggestions.clear();
-      suggestions.set(memoKey, found);
-      return [...found];
+      return suggestNames(key, limit);
     },
+    suggestByScan: (key, limit) =>
+      key.length > MAX_KEY_LENGTH || limit === 0 ? [] : suggestByScan(key, limit),
     conflicts,
     novaLookup(key) {
       const exact = byName.get(key);
@@ -481,7 +476,7 @@ export interface KeyHistory {
   definition: ExtraSpecDefinition;
 }
 
-let allReleases: NameRegistry<ExtraSpecDefinition> | undefined;
+let allReleases: ((key: string) => ExtraSpecDefinition | undefined) | undefined;
 
 /** Finds the built-in definition (from any release) a key belongs to. */
 export function findInAnyRelease(key: string): ExtraSpecDefinition | undefined {
@@ -495,7 +490,7 @@ export function findInAnyRelease(key: string): ExtraSpecDefinition | undefined {
         }
       }
     }
-    allReleases = r;
+    allReleases = createLookup(r);
   }
-  return allReleases.lookup(key)?.entry.value;
+  return allReleases(key);
 }

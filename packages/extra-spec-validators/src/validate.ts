@@ -2,7 +2,6 @@ import {
   createDiagnostic,
   type Diagnostic,
   didYouMean,
-  hasErrors,
   SpecError,
   suggest,
   toJsonPointer,
@@ -18,6 +17,7 @@ import {
   createExtraSpecRegistry,
   type ExtraSpecRegistry,
   findInAnyRelease,
+  type InternalRegistry,
   internals,
   MAX_KEY_LENGTH,
 } from './registry.js';
@@ -105,8 +105,44 @@ export function modeOption(mode: unknown): ValidationMode {
   });
 }
 
+/** `base` plus the JSON pointer segment of `key`. */
 function pathOf(base: string, key: string): string {
-  return `${base}${toJsonPointer([key])}`;
+  return key.indexOf('~') < 0 && key.indexOf('/') < 0 ? `${base}/${key}` : `${base}${toJsonPointer([key])}`;
+}
+
+/** A diagnostic shaped as core's `createDiagnostic` shapes it (`hint` only when there is one). */
+function diagnostic(
+  code: string,
+  severity: Diagnostic['severity'],
+  path: string,
+  message: string,
+  hint?: string,
+): Diagnostic {
+  return hint ? { code, severity, message, path, hint } : { code, severity, message, path };
+}
+
+/** What validation needs of a registry beyond the registry itself, worked out once per registry. */
+interface Prepared {
+  inner: InternalRegistry;
+  /** The end of the unknown-key message: ` is not a known extra spec in zed (…).` */
+  unknownTail: string;
+  /** Hints of recent unknown keys (see {@link unknownKeyHint}). */
+  hints: Map<string, string | undefined>;
+}
+
+const preparedRegistries = new WeakMap<ExtraSpecRegistry, Prepared>();
+
+function prepare(registry: ExtraSpecRegistry): Prepared {
+  let p = preparedRegistries.get(registry);
+  if (!p) {
+    p = {
+      inner: internals(registry),
+      unknownTail: `' is not a known extra spec in ${describeRelease(registry.release)}.`,
+      hints: new Map(),
+    };
+    preparedRegistries.set(registry, p);
+  }
+  return p;
 }
 
 const NOVA_PREFIX = 'Validation failed; ';
@@ -191,25 +227,26 @@ function valueMessage(key: string, rule: ValueRule, value: string, verdict: Valu
   }
 }
 
-const hintMemo = new WeakMap<ExtraSpecRegistry, Map<string, string | undefined>>();
-
-/** The hint for an unknown key, memoised per registry (typos repeat across flavors). */
-function unknownKeyHint(registry: ExtraSpecRegistry, key: string): string | undefined {
-  let memo = hintMemo.get(registry);
-  if (!memo) {
-    memo = new Map();
-    hintMemo.set(registry, memo);
-  }
-  if (memo.has(key)) return memo.get(key);
+/**
+ * The hint for an unknown key. Services validate the same flavors again and
+ * again, and a typo travels with its flavor, so each registry keeps the
+ * hints of its last few thousand unknown keys.
+ */
+function unknownKeyHint(registry: ExtraSpecRegistry, prepared: Prepared, key: string): string | undefined {
+  // Nova stores no longer key, and comparing one with every name costs the square of its length.
+  if (key.length > MAX_KEY_LENGTH) return undefined;
+  const memo = prepared.hints;
+  const hit = memo.get(key);
+  if (hit !== undefined || memo.has(key)) return hit;
   const hint = computeUnknownKeyHint(registry, key);
-  if (memo.size >= 4096) memo.clear();
+  if (memo.size >= HINT_MEMO_SIZE) memo.clear();
   memo.set(key, hint);
   return hint;
 }
 
+const HINT_MEMO_SIZE = 4096;
+
 function computeUnknownKeyHint(registry: ExtraSpecRegistry, key: string): string | undefined {
-  // Nova stores no longer key, and comparing one with every name costs the square of its length.
-  if (key.length > MAX_KEY_LENGTH) return undefined;
   const elsewhere = findInAnyRelease(key);
   if (elsewhere) {
     const s = elsewhere.status;
@@ -230,67 +267,71 @@ function computeUnknownKeyHint(registry: ExtraSpecRegistry, key: string): string
   return didYouMean(registry.suggest(key));
 }
 
-function checkOurs(
+/** What Nova's API refuses at every microversion: a key outside its character set, an overlong value. */
+function apiProblem(
   registry: ExtraSpecRegistry,
   key: string,
   value: string,
-  mode: 'strict' | 'permissive',
   path: string,
-  out: Diagnostic[],
-): void {
+): Diagnostic | undefined {
   if (!API_KEY.test(key)) {
-    const hint = templateHint(registry, key);
-    out.push(
-      createDiagnostic({
-        code: 'extra-specs/invalid-key-syntax',
-        path,
-        message: `The key '${key}' cannot be stored by Nova: keys are 1 to 255 characters from letters, digits, '-', '_', ':', '.' and space.`,
-        ...(hint ? { hint } : {}),
-      }),
+    return diagnostic(
+      'extra-specs/invalid-key-syntax',
+      'error',
+      path,
+      `The key '${key}' cannot be stored by Nova: keys are 1 to 255 characters from letters, digits, '-', '_', ':', '.' and space.`,
+      templateHint(registry, key),
     );
-    return;
   }
   // Nova's API schema counts code points, as Python's len() does; a string
   // counts at least as many UTF-16 units, so short values skip the count.
   const length = value.length > API_MAX_VALUE ? codePoints(value) : value.length;
   if (length > API_MAX_VALUE) {
-    out.push(
-      createDiagnostic({
-        code: 'extra-specs/value-too-long',
-        path,
-        message: `The value of '${key}' has ${length} characters; Nova stores at most ${API_MAX_VALUE}.`,
-      }),
+    return diagnostic(
+      'extra-specs/value-too-long',
+      'error',
+      path,
+      `The value of '${key}' has ${length} characters; Nova stores at most ${API_MAX_VALUE}.`,
     );
-    return;
   }
+  return undefined;
+}
+
+/** Our verdict (`strict`, `permissive`) on a pair Nova's API would store. */
+function checkOurs(
+  registry: ExtraSpecRegistry,
+  prepared: Prepared,
+  key: string,
+  value: string,
+  severity: 'error' | 'warning',
+  path: string,
+  out: Diagnostic[],
+): void {
   // A template name holds braces, which the key check above refuses, so
   // only real keys get here.
-  const match = internals(registry).find(key);
-  if (match === undefined || match === 'template') {
-    const severity = mode === 'strict' ? 'error' : 'warning';
-    const hint = unknownKeyHint(registry, key);
+  const spec = prepared.inner.find(key);
+  if (spec === undefined || spec === 'template') {
     out.push(
-      createDiagnostic({
-        code: 'extra-specs/unknown-key',
+      diagnostic(
+        'extra-specs/unknown-key',
         severity,
         path,
-        message: `'${key}' is not a known extra spec in ${describeRelease(registry.release)}.`,
-        ...(hint ? { hint } : {}),
-      }),
+        `'${key}${prepared.unknownTail}`,
+        unknownKeyHint(registry, prepared, key),
+      ),
     );
     return;
   }
-  const spec = match;
   const verdict = spec.checker.check(value);
   if (verdict !== ValueVerdict.Ok) {
-    const hint = valueHint(spec.value, value);
     out.push(
-      createDiagnostic({
-        code: 'extra-specs/invalid-value',
+      diagnostic(
+        'extra-specs/invalid-value',
+        'error',
         path,
-        message: valueMessage(key, spec.value, value, verdict),
-        ...(hint ? { hint } : {}),
-      }),
+        valueMessage(key, spec.value, value, verdict),
+        valueHint(spec.value, value),
+      ),
     );
     return;
   }
@@ -298,25 +339,74 @@ function checkOurs(
   if (renamed) {
     const backports = renamed.backported?.length ? ` (and in ${renamed.backported.join(', ')})` : '';
     out.push(
-      createDiagnostic({
-        code: 'extra-specs/renamed-key',
-        severity: 'warning',
+      diagnostic(
+        'extra-specs/renamed-key',
+        'warning',
         path,
-        message: `'${key}' is replaced by '${renamed.to}' from ${renamed.release}${backports}.${renamed.reason ? ` ${renamed.reason}` : ''}`,
-        hint: `Plan to use ${renamed.to} when moving to ${renamed.release}.`,
-      }),
+        `'${key}' is replaced by '${renamed.to}' from ${renamed.release}${backports}.${renamed.reason ? ` ${renamed.reason}` : ''}`,
+        `Plan to use ${renamed.to} when moving to ${renamed.release}.`,
+      ),
     );
   }
   const dep = spec.definition.deprecated;
   if (dep && isDeprecatedIn(spec.definition, registry.release)) {
     out.push(
-      createDiagnostic({
-        code: 'extra-specs/deprecated-key',
-        severity: 'warning',
+      diagnostic(
+        'extra-specs/deprecated-key',
+        'warning',
         path,
-        message: `'${key}' is deprecated since ${dep.since}: ${dep.reason}`,
-        ...(dep.replacement ? { hint: `Use ${dep.replacement} instead.` } : {}),
-      }),
+        `'${key}' is deprecated since ${dep.since}: ${dep.reason}`,
+        dep.replacement ? `Use ${dep.replacement} instead.` : undefined,
+      ),
+    );
+  }
+}
+
+/** Nova's verdict on one pair (`nova` mode), with our hint, or nothing when Nova accepts it. */
+function checkNova(
+  registry: ExtraSpecRegistry,
+  prepared: Prepared,
+  key: string,
+  value: string,
+  path: string,
+  out: Diagnostic[],
+): void {
+  const inner = prepared.inner;
+  const entry = inner.novaLookup(key);
+  if (entry === 'template') {
+    const spec = registry.get(key) as CompiledEntry;
+    out.push(
+      diagnostic(
+        'extra-specs/unknown-key',
+        'error',
+        path,
+        `${NOVA_PREFIX}expected a name of format '${spec.name}' but got '${key}'.`,
+        templateHint(registry, key),
+      ),
+    );
+  } else if (entry !== undefined) {
+    const verdict = entry.checker.check(value);
+    if (verdict === ValueVerdict.Ok) return;
+    out.push(
+      diagnostic(
+        'extra-specs/invalid-value',
+        'error',
+        path,
+        NOVA_PREFIX + novaValueMessage(entry.value, value, verdict),
+        valueHint(entry.value, value),
+      ),
+    );
+  } else {
+    const colon = key.indexOf(':');
+    if (colon < 0 || !inner.isOwnedNamespace(key.slice(0, colon))) return;
+    out.push(
+      diagnostic(
+        'extra-specs/unknown-key',
+        'error',
+        path,
+        `${NOVA_PREFIX}extra spec '${key}' does not appear to be a valid extra spec.`,
+        unknownKeyHint(registry, prepared, key),
+      ),
     );
   }
 }
@@ -374,68 +464,61 @@ export function validateExtraSpecs(
   const mode = modeOption(options.mode);
   const diagnostics: Diagnostic[] = [];
   if (mode === 'off') return { ok: true, diagnostics };
+  const base = options.basePath ?? '';
   if (specs === null || typeof specs !== 'object' || Array.isArray(specs)) {
     diagnostics.push(
-      createDiagnostic({
-        code: 'extra-specs/invalid-type',
-        path: options.basePath ?? '',
-        message: 'Extra specs must be a mapping of keys to string values.',
-      }),
+      diagnostic(
+        'extra-specs/invalid-type',
+        'error',
+        base,
+        'Extra specs must be a mapping of keys to string values.',
+      ),
     );
     return { ok: false, diagnostics };
   }
   const registry = options.registry ?? builtinRegistry(options.release);
-  const base = options.basePath ?? '';
+  let prepared: Prepared | undefined;
+  const severity = mode === 'permissive' ? 'warning' : 'error';
   for (const key of Object.keys(specs)) {
     const value = specs[key] as unknown;
     const path = pathOf(base, key);
     if (typeof value !== 'string') {
       diagnostics.push(
-        createDiagnostic({
-          code: 'extra-specs/invalid-type',
+        diagnostic(
+          'extra-specs/invalid-type',
+          'error',
           path,
-          message: `The value of '${key}' must be a string, but it is ${value === null ? 'null' : typeof value}.`,
-          ...(typeof value === 'number' || typeof value === 'boolean'
-            ? { hint: `Quote it: '${String(value)}'.` }
-            : {}),
-        }),
+          `The value of '${key}' must be a string, but it is ${value === null ? 'null' : typeof value}.`,
+          typeof value === 'number' || typeof value === 'boolean'
+            ? `Quote it: '${String(value)}'.`
+            : undefined,
+        ),
       );
-      continue;
-    }
-    if (value.length > MAX_VALUE_LENGTH) {
+    } else if (value.length > MAX_VALUE_LENGTH) {
       diagnostics.push(
-        createDiagnostic({
-          code: 'extra-specs/value-too-long',
+        diagnostic(
+          'extra-specs/value-too-long',
+          'error',
           path,
-          message: `The value of '${key}' has ${value.length} characters; at most ${MAX_VALUE_LENGTH} are checked.`,
-        }),
+          `The value of '${key}' has ${value.length} characters; at most ${MAX_VALUE_LENGTH} are checked.`,
+        ),
       );
-      continue;
-    }
-    if (mode === 'nova') {
-      const message = checkNovaExtraSpec(key, value, registry);
-      if (message !== undefined) {
-        const unknown = message.endsWith('does not appear to be a valid extra spec.');
-        const template = message.includes('expected a name of format');
-        const hint = unknown
-          ? unknownKeyHint(registry, key)
-          : template
-            ? templateHint(registry, key)
-            : valueHint((internals(registry).novaLookup(key) as CompiledEntry).value, value);
-        diagnostics.push(
-          createDiagnostic({
-            code: unknown || template ? 'extra-specs/unknown-key' : 'extra-specs/invalid-value',
-            path,
-            message,
-            ...(hint ? { hint } : {}),
-          }),
-        );
+    } else if (mode === 'nova') {
+      prepared ??= prepare(registry);
+      checkNova(registry, prepared, key, value, path, diagnostics);
+    } else {
+      const problem = apiProblem(registry, key, value, path);
+      if (problem) {
+        diagnostics.push(problem);
+        continue;
       }
-      continue;
+      prepared ??= prepare(registry);
+      checkOurs(registry, prepared, key, value, severity, path, diagnostics);
     }
-    checkOurs(registry, key, value, mode, path, diagnostics);
   }
-  return { ok: !hasErrors(diagnostics), diagnostics };
+  let ok = true;
+  for (const d of diagnostics) if (d.severity === 'error') ok = false;
+  return { ok, diagnostics };
 }
 
 /**
