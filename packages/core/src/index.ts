@@ -1,3 +1,4 @@
+export { concatBytes } from './bytes.js';
 export type { Diagnostic, DiagnosticInit, Severity } from './diagnostic.js';
 export {
   countBySeverity,

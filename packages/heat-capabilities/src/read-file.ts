@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import type { Diagnostic } from '@stackspec/core';
 import { type ReadTextFileResult, readTextFile } from '@stackspec/core/node';
 import { MAX_SCAN_CHARS, tooLargeDiagnostic } from './scan.js';
@@ -16,17 +15,8 @@ export function readHeatFile(path: string, shown: string, maxBytes = MAX_SCAN_CH
   if (read.ok) return read;
   const d = read.diagnostic;
   if (d.code === 'fs/too-large') {
-    return { ok: false, diagnostic: tooLargeDiagnostic(shown, sizeOf(path), maxBytes, 'bytes') };
+    return { ok: false, diagnostic: tooLargeDiagnostic(shown, read.size, maxBytes, 'bytes') };
   }
   const diagnostic: Diagnostic = { ...d, code: 'heat/find/unreadable', severity: 'warning' };
   return { ok: false, diagnostic, ...(read.missing ? { missing: true } : {}) };
-}
-
-// Core's result carries the size only in its message; ask the file system again.
-function sizeOf(path: string): number | undefined {
-  try {
-    return statSync(path).size;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,6 +1,8 @@
 // A minimal ustar writer: enough to send several files to a machine in one
 // round trip (`tar -x` reads them from standard input).
 
+import { concatBytes } from '@stackspec/core';
+
 const BLOCK = 512;
 
 function octal(value: number, width: number): string {
@@ -70,14 +72,7 @@ export function tarArchive(entries: readonly TarEntry[], mtime = Math.floor(Date
     if (pad) parts.push(new Uint8Array(pad));
   }
   parts.push(new Uint8Array(BLOCK * 2));
-  const total = parts.reduce((n, p) => n + p.length, 0);
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** Reads the regular files of a ustar archive (as {@link tarArchive} writes them). */

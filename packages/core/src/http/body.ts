@@ -1,3 +1,4 @@
+import { concatBytes } from '../bytes.js';
 import { HttpError, SpecError } from '../errors.js';
 
 /** Default largest request body read by {@link readBodyBytes} and `readJsonBody`: 1 MiB. */
@@ -49,12 +50,5 @@ export async function readBodyBytes(
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  return concatBytes(chunks);
 }

@@ -126,6 +126,7 @@ describe('readTextFile', () => {
         message: `The file holds ${2 ** 30} bytes, more than the limit of ${10 * 1024 * 1024} bytes; it is not read.`,
         hint: expect.stringContaining('maxBytes'),
       }),
+      size: 2 ** 30,
     });
   });
 
@@ -133,6 +134,7 @@ describe('readTextFile', () => {
     expect(readTextFile(at('limit.yaml'), { maxBytes: 64 })).toMatchObject({ ok: true });
     expect(readTextFile(at('limit.yaml'), { maxBytes: 63 })).toMatchObject({
       ok: false,
+      size: 64,
       diagnostic: {
         code: 'fs/too-large',
         message: expect.stringContaining('64 bytes, more than the limit of 63'),

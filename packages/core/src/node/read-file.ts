@@ -12,11 +12,12 @@ export interface ReadTextFileOptions {
 
 /**
  * Outcome of {@link readTextFile}: the text, or one located diagnostic saying
- * why it was not read (`missing` is set when nothing exists at the path).
+ * why it was not read (`missing` is set when nothing exists at the path;
+ * `size`, in bytes, when the file is over the bound).
  */
 export type ReadTextFileResult =
   | { ok: true; text: string }
-  | { ok: false; diagnostic: Diagnostic; missing?: boolean };
+  | { ok: false; diagnostic: Diagnostic; missing?: boolean; size?: number };
 
 // The loader's default size limit (DEFAULT_MAX_BYTES), repeated so that this
 // entry does not load the YAML parser.
@@ -39,13 +40,14 @@ function kindOf(stat: Stats): string {
   return 'not a regular file';
 }
 
-function tooLarge(file: string, size: number, max: number): Diagnostic {
-  return problem(
+function tooLarge(file: string, size: number, max: number): ReadTextFileResult {
+  const diagnostic = problem(
     'fs/too-large',
     file,
     `The file holds ${size} bytes, more than the limit of ${max} bytes; it is not read.`,
     'Split the file, or raise maxBytes if it is meant to be this large.',
   );
+  return { ok: false, diagnostic, size };
 }
 
 function unreadable(file: string, e: unknown): Diagnostic {
@@ -115,14 +117,14 @@ export function readTextFile(path: string, options: ReadTextFileOptions = {}): R
         ),
       };
     }
-    if (stat.size > max) return { ok: false, diagnostic: tooLarge(file, stat.size, max) };
+    if (stat.size > max) return tooLarge(file, stat.size, max);
     // The size may change under us: read until the end, but never past the bound.
     const cap = max + 1;
     let length = 0;
     for (;;) {
       const room = Math.min(shared.length, cap) - length;
       if (room === 0) {
-        if (length >= cap) return { ok: false, diagnostic: tooLarge(file, Math.max(stat.size, length), max) };
+        if (length >= cap) return tooLarge(file, Math.max(stat.size, length), max);
         const bigger = Buffer.allocUnsafe(Math.min(shared.length * 4, cap));
         shared.copy(bigger, 0, 0, length);
         shared = bigger;
