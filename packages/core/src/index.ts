@@ -47,6 +47,8 @@ export {
 } from './http/error-bodies.js';
 export type { ReadJsonBodyOptions } from './http/json.js';
 export { jsonResponse, readJsonBody } from './http/json.js';
+export type { WebobErrorFormat } from './http/webob.js';
+export { webobErrorFormat, webobErrorResponse } from './http/webob.js';
 export type { PathSegment } from './json-pointer.js';
 export { parseJsonPointer, toJsonPointer } from './json-pointer.js';
 export type { FindJsonValueProblemOptions, JsonValueProblem } from './json-value.js';

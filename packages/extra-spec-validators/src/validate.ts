@@ -477,7 +477,8 @@ export function validateExtraSpecs(
     return { ok: false, diagnostics };
   }
   const registry = options.registry ?? builtinRegistry(options.release);
-  let prepared: Prepared | undefined;
+  // Checks the registry too: one not made by createExtraSpecRegistry throws here.
+  const prepared = prepare(registry);
   const severity = mode === 'permissive' ? 'warning' : 'error';
   for (const key of Object.keys(specs)) {
     const value = specs[key] as unknown;
@@ -504,7 +505,6 @@ export function validateExtraSpecs(
         ),
       );
     } else if (mode === 'nova') {
-      prepared ??= prepare(registry);
       checkNova(registry, prepared, key, value, path, diagnostics);
     } else {
       const problem = apiProblem(registry, key, value, path);
@@ -512,7 +512,6 @@ export function validateExtraSpecs(
         diagnostics.push(problem);
         continue;
       }
-      prepared ??= prepare(registry);
       checkOurs(registry, prepared, key, value, severity, path, diagnostics);
     }
   }

@@ -74,6 +74,10 @@ describe('the package entry point', () => {
     expect(() => validateExtraSpecs({ 'hw:cpu_policy': 'x' }, { registry: foreign })).toThrow(
       expect.objectContaining({ code: 'extra-specs/bad-registry' }),
     );
+    // Refused whatever the specs hold, so a bad registry is not found only on the first non-empty flavor.
+    expect(() => validateExtraSpecs({}, { registry: foreign, mode: 'nova' })).toThrow(
+      expect.objectContaining({ code: 'extra-specs/bad-registry' }),
+    );
   });
 });
 

@@ -562,6 +562,27 @@ describe.runIf(oracleAvailable('placement', ['placement.deploy']))(
       300_000,
     );
 
+    it('answers a request without a token as noauth2 does, in the format Accept picks', async () => {
+      const ours = createPlacementHandler({ auth: 'noauth2' });
+      for (const accept of [
+        undefined,
+        '',
+        '*/*',
+        'application/json',
+        'text/html',
+        'text/plain',
+        'application/json;q=0.5, text/html;q=0.4',
+      ]) {
+        const headers: Record<string, string> = accept === undefined ? {} : { accept };
+        const theirs = await fetch(`${oracle.url}/resource_providers`, { headers });
+        const mine = await ours(new Request('http://placement.test/resource_providers', { headers }));
+        const label = `Accept: ${accept ?? '(none)'}`;
+        expect(mine.status, label).toBe(theirs.status);
+        expect(mine.headers.get('content-type'), label).toBe(theirs.headers.get('content-type'));
+        expect(await mine.text(), label).toBe(await theirs.text());
+      }
+    });
+
     // Runs last: each listed difference must have been met, or the list is stale.
     it('met every difference listed in conformance-differences.json', () => {
       for (const id of INTENDED) expect(tally.get(id) ?? 0, id).toBeGreaterThan(0);

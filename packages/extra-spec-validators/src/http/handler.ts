@@ -8,12 +8,12 @@ import {
   novaErrorBody,
   readBodyBytes,
   SpecError,
+  webobErrorResponse,
 } from '@stackspec/core';
 import { optionsOf } from '../guards.js';
 import type { ExtraSpecRegistry } from '../registry.js';
 import { builtinRegistry, checkNovaExtraSpec, validateExtraSpecs } from '../validate.js';
 import { PyJsonError, PyNumber, parsePyJson, pyDumps, pyRepr, pyStr } from './pyjson.js';
-import { webobErrorResponse } from './webob.js';
 
 /** Where flavors' extra specs live; an adapter over a database or Nova itself. */
 export interface FlavorStore {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  HTTP_STATUS_TEXT,
   isStackspecError,
   isUuidLike,
   type JsonSchemaObject,
@@ -8,6 +9,7 @@ import {
   pyRepr,
   readJsonBody,
   schemaErrorMessage,
+  webobErrorResponse,
 } from '@stackspec/core';
 import { bytesResponse } from '@stackspec/core/node';
 import { findAllocationCandidates } from '../engine/candidates.js';
@@ -64,29 +66,9 @@ export interface PlacementHandler {
   readonly store: ProviderStore;
 }
 
-// webob's explanations, as Placement renders them in `detail`.
-const EXPLANATION: Record<number, string> = {
-  400: 'The server could not comply with the request since it is either malformed or otherwise incorrect.',
-  401: 'This server could not verify that you are authorized to access the document you requested. Either you supplied the wrong credentials (e.g., bad password), or your browser does not understand how to supply the credentials required.',
-  403: 'Access was denied to this resource.',
-  404: 'The resource could not be found.',
-  409: 'There was a conflict when trying to complete your request.',
-  413: 'The body of your request was too large for this server.',
-  500: 'The server has either erred or is incapable of performing the requested operation.',
-};
-const TITLE: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  406: 'Not Acceptable',
-  409: 'Conflict',
-  413: 'Request Entity Too Large',
-  415: 'Unsupported Media Type',
-  500: 'Internal Server Error',
-  501: 'Not Implemented',
-};
+// webob's titles and explanations, as Placement renders them in `title` and `detail`.
+const TITLE = (status: number): string => HTTP_STATUS_TEXT[status]?.title ?? `HTTP ${status}`;
+const EXPLANATION = (status: number): string => HTTP_STATUS_TEXT[status]?.explanation ?? '';
 
 /** An error a handler raises with Placement's status, message and code. */
 class ApiError extends Error {
@@ -959,8 +941,8 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
           errors: [
             {
               status: 500,
-              title: TITLE[500],
-              detail: `${EXPLANATION[500]}\n\n An unexpected error prevented the server from fulfilling your request.  `,
+              title: TITLE(500),
+              detail: `${EXPLANATION(500)}\n\n An unexpected error prevented the server from fulfilling your request.  `,
             },
           ],
         },
@@ -978,22 +960,28 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
     const isRoot = path === '/' || path === '';
 
     if (options.auth === 'noauth2' && !isRoot && !request.headers.has('x-auth-token')) {
-      return json(
+      // Placement's noauth2 middleware sits outside its error formatting, so
+      // webob renders this page itself, in the format the Accept header picks;
+      // Placement's request logger first turns a missing or `*/*` Accept into JSON.
+      const accept = request.headers.get('accept');
+      const page = webobErrorResponse(
         401,
-        { message: `${EXPLANATION[401]}<br /><br />\n\n\n`, code: '401 Unauthorized', title: 'Unauthorized' },
-        baseHeaders,
+        EXPLANATION(401),
+        !accept || accept === '*/*' ? 'application/json' : accept,
       );
+      for (const [name, value] of Object.entries(baseHeaders)) page.headers.set(name, value);
+      return page;
     }
 
     const negotiated = negotiatePlacementVersion(request.headers);
     if (!negotiated.ok) {
       const error: Record<string, unknown> = {
         status: negotiated.status,
-        title: TITLE[negotiated.status],
+        title: TITLE(negotiated.status),
         detail:
           negotiated.status === 406
             ? `The resource could not be generated that was acceptable to your browser (content of type application/json. \n\n ${negotiated.message}`
-            : `${EXPLANATION[400]}\n\n ${negotiated.message}  `,
+            : `${EXPLANATION(400)}\n\n ${negotiated.message}  `,
         request_id: rid,
       };
       if (negotiated.status === 406) {
@@ -1007,8 +995,8 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
     const errorResponse = (e: ApiError, vary: boolean) => {
       const error: Record<string, unknown> = {
         status: e.status,
-        title: TITLE[e.status] ?? `HTTP ${e.status}`,
-        detail: e.detailOverride ?? `${EXPLANATION[e.status] ?? ''}\n\n ${e.message}  `,
+        title: TITLE(e.status),
+        detail: e.detailOverride ?? `${EXPLANATION(e.status)}\n\n ${e.message}  `,
       };
       if (atLeast(version, 23)) error.code = e.code;
       error.request_id = rid;

@@ -1,9 +1,10 @@
-// Errors raised by the WSGI middleware in front of Nova's API (oslo's body
-// size limit) never reach Nova's fault wrapper: webob renders them itself,
-// as HTML, JSON or plain text depending on the request's Accept header. The
+// Errors raised by WSGI middleware in front of an OpenStack service (oslo's
+// body size limit before Nova, the noauth2 check before Placement) never
+// reach the service's own error formatting: webob renders them itself, as
+// HTML, JSON or plain text depending on the request's Accept header. The
 // functions here reproduce that page and webob's choice of format.
-import { HTTP_STATUS_TEXT } from '@stackspec/core';
-import { pyDumps } from './pyjson.js';
+import { pyJsonDumps } from '../python.js';
+import { HTTP_STATUS_TEXT } from './error-bodies.js';
 
 const OWS = '[ \\t]*';
 const TOKEN = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+";
@@ -19,22 +20,24 @@ const VALID_ACCEPT = new RegExp(`^(?:|(?:,|(?:${ELEMENT}))(?:${OWS},(?:${OWS}${E
 const RANGES = new RegExp(ELEMENT, 'g');
 const PARAMS = new RegExp(`${OWS};${OWS}(${TOKEN})=(${TOKEN}|${QUOTED})`, 'g');
 
-type Format = 'html' | 'json' | 'plain';
-const OFFERS: readonly [string, string, Format][] = [
+/** The three renderings of a webob error page. */
+export type WebobErrorFormat = 'html' | 'json' | 'plain';
+const OFFERS: readonly [string, string, WebobErrorFormat][] = [
   ['text', 'html', 'html'],
   ['application', 'json', 'json'],
 ];
 
 /**
- * The format webob picks for an error page: the better of `text/html` and
+ * The format webob picks for an error page (`accept`: the request's Accept
+ * header, or `null` without one): the better of `text/html` and
  * `application/json` by the Accept header's quality values (ties go to
  * HTML), plain text when neither is acceptable or the header is absent, and
  * HTML for a header that does not follow RFC 7231's grammar.
  */
-export function webobErrorFormat(accept: string | null): Format {
+export function webobErrorFormat(accept: string | null): WebobErrorFormat {
   const value = accept ?? '';
   if (!VALID_ACCEPT.test(value)) return 'html';
-  const best = new Map<Format, { q: number; specificity: number }>();
+  const best = new Map<WebobErrorFormat, { q: number; specificity: number }>();
   for (const m of value.matchAll(RANGES)) {
     const [type, subtype] = (m[1] as string).toLowerCase().split('/') as [string, string];
     const hasParams = [...(m[2] ?? '').matchAll(PARAMS)].length > 0;
@@ -52,7 +55,7 @@ export function webobErrorFormat(accept: string | null): Format {
       if (!seen || specificity > seen.specificity) best.set(format, { q, specificity });
     }
   }
-  let chosen: Format = 'plain';
+  let chosen: WebobErrorFormat = 'plain';
   let chosenQ = 0;
   for (const [, , format] of OFFERS) {
     const q = best.get(format)?.q ?? 0;
@@ -74,6 +77,9 @@ function htmlEscape(text: string): string {
 /**
  * webob's error page for `status` with `explanation`, in the format the
  * Accept header asks for (see {@link webobErrorFormat}), byte for byte.
+ *
+ * @example
+ * webobErrorResponse(401, HTTP_STATUS_TEXT[401].explanation, request.headers.get('accept'));
  */
 export function webobErrorResponse(status: number, explanation: string, accept: string | null): Response {
   const title = HTTP_STATUS_TEXT[status]?.title ?? `HTTP ${status}`;
@@ -88,7 +94,7 @@ export function webobErrorResponse(status: number, explanation: string, accept: 
     text = `<html>\n <head>\n  <title>${line}</title>\n </head>\n <body>\n  <h1>${line}</h1>\n  ${body(htmlEscape(explanation))}\n </body>\n</html>`;
     type = 'text/html; charset=UTF-8';
   } else if (format === 'json') {
-    text = pyDumps({ message: body(explanation), code: line, title });
+    text = pyJsonDumps({ message: body(explanation), code: line, title });
     type = 'application/json';
   } else {
     // Plain text: newlines become spaces, each <br /> a newline, other tags nothing.
