@@ -471,8 +471,10 @@ function readRequires(walk: Walk, section: unknown): Requirements {
  * hooks and restricted actions validated as Heat validates them, and every
  * `resource_registry` entry classified (template path, type alias,
  * wildcard, removal, or a list of candidates) with template paths resolved
- * against the file's directory. Returns every problem instead of throwing;
- * the first error is the one Heat would report.
+ * against the file's directory. Returns problems instead of throwing: every
+ * layout problem (unknown, misplaced or empty sections) or, once the layout
+ * is right, every problem of the sections' contents; the first error is the
+ * one Heat would report.
  *
  * Codes: `yaml/*`, `heat/environment/not-a-mapping`,
  * `heat/environment/wrong-section`, `heat/environment/empty-section`,

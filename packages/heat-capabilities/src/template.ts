@@ -246,13 +246,14 @@ function checkCfnResources(resources: Record<string, unknown>): DiagnosticInit[]
 }
 
 /**
- * Parses and checks a Heat template with Heat's own rules, returning every
- * problem instead of throwing. In order: the size limit, strict JSON then
+ * Parses and checks a Heat template with Heat's own rules, returning its
+ * problems instead of throwing. In order: the size limit, strict JSON then
  * YAML 1.1 (dates and release names stay text), a mapping, a version key,
  * a known version, the sections that version allows (plus `capabilities`
  * in every HOT version), and the resource checks Heat makes before a stack
- * is built. Diagnostics come in Heat's order, so the first error is the
- * one Heat reports; messages use Heat's wording.
+ * is built; each stage reports all of its problems, and a stage runs only
+ * when the ones before it passed. Diagnostics come in Heat's order, so the
+ * first error is the one Heat reports; messages use Heat's wording.
  *
  * Codes: `heat/template/too-large`, `yaml/*`, `json/*`,
  * `heat/template/not-a-mapping`, `heat/template/no-version`,
