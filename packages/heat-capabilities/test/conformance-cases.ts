@@ -306,6 +306,7 @@ export function mutatedCases(sources: readonly ConformanceCase[], count: number)
     '? ',
     ',',
   ];
+  if (!sources.length) return [];
   const gen = fc.tuple(fc.nat({ max: sources.length - 1 }), fc.nat(), fc.nat({ max: pieces.length - 1 }));
   return fc.sample(gen, { seed: SEED + 1, numRuns: count }).map(([s, at, p], i) => {
     const src = sources[s] as ConformanceCase;
