@@ -13,7 +13,9 @@
 //   read back), with no socket: the engine's cost alone.
 // The ratio against Placement is given for both; the speed target is judged
 // on the HTTP one (like against like). Placement and we are timed in
-// alternation in the same run, so both see the same load.
+// alternation in the same run, so both see the same load. A bare Node
+// server that sends a body of our size from memory is timed alongside: the
+// socket's own cost here, and so the best ratio any HTTP server could show.
 //
 // Targets (printed PASS/FAIL): ≥100x faster than Placement for
 // /allocation_candidates at ≥1k nodes; cost growing no worse than linearly
@@ -213,21 +215,16 @@ async function okGet(client: ReturnType<typeof rawClient>, path: string, who: st
   return r.bytes;
 }
 
-/**
- * Our server in its own process, serving the same generated cloud the way
- * `stackspec-placement serve` does (core's startServer around the handler).
- */
-async function startOurServer(nodes: number): Promise<{ url: string; close(): Promise<void> }> {
+/** A script of `support/` in a process of its own, once it prints "LISTENING <url>"; SIGTERM stops it. */
+async function startChild(script: string, args: string[]): Promise<{ url: string; close(): Promise<void> }> {
   const child: ChildProcess = spawn(
     process.execPath,
     [
       '--conditions=@stackspec/source',
       '--import',
       tsxLoader,
-      fileURLToPath(new URL('./support/serve-cloud.ts', import.meta.url)),
-      useDist ? dist : fileURLToPath(new URL('../src/index.ts', import.meta.url)),
-      JSON.stringify(shape(nodes)),
-      String(SEED + nodes),
+      fileURLToPath(new URL(`./support/${script}`, import.meta.url)),
+      ...args,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -242,7 +239,7 @@ async function startOurServer(nodes: number): Promise<{ url: string; close(): Pr
     child.stderr?.on('data', (d) => {
       err += String(d);
     });
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}: ${err}`)));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${err}`)));
   });
   return {
     url,
@@ -252,6 +249,18 @@ async function startOurServer(nodes: number): Promise<{ url: string; close(): Pr
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * Our server in its own process, serving the same generated cloud the way
+ * `stackspec-placement serve` does (core's startServer around the handler).
+ */
+function startOurServer(nodes: number): Promise<{ url: string; close(): Promise<void> }> {
+  return startChild('serve-cloud.ts', [
+    useDist ? dist : fileURLToPath(new URL('../src/index.ts', import.meta.url)),
+    JSON.stringify(shape(nodes)),
+    String(SEED + nodes),
+  ]);
 }
 
 async function ours(handler: PlacementHandler, path: string): Promise<number> {
@@ -293,8 +302,10 @@ if (!available.ok || !ORACLE_SIZES.length) {
     const placement = await startOracle();
     const { gen, inventory } = build(nodes);
     const server = await startOurServer(nodes);
+    const bare = await startChild('fixed-body.ts', []);
     const theirs = rawClient(placement.url);
     const oursHttp = rawClient(server.url);
+    const floorHttp = rawClient(bare.url);
     try {
       const t0 = performance.now();
       await applyPlan(httpSend(placement.url), inventoryPlan(inventory));
@@ -309,11 +320,15 @@ if (!available.ok || !ORACLE_SIZES.length) {
         const theirBytes = await okGet(theirs, path, 'Placement');
         const ourBytes = await okGet(oursHttp, path, 'ours');
         await ours(handler, path);
+        // The floor: a bare server sending a body of our size from memory.
+        const floorPath = `/${ourBytes}`;
+        await okGet(floorHttp, floorPath, 'the bare server');
         // Alternate: one Placement answer, then ours over HTTP and in process
-        // for about as long, so both sides see the same load.
+        // (and the bare server) for about as long, so all see the same load.
         const them: number[] = [];
         const usHttp: number[] = [];
         const usIn: number[] = [];
+        const bareHttp: number[] = [];
         const start = performance.now();
         while (them.length < 5 || (performance.now() - start < 6000 && them.length < 40)) {
           const t = await sample(() => okGet(theirs, path, 'Placement'));
@@ -322,18 +337,23 @@ if (!available.ok || !ORACLE_SIZES.length) {
           do {
             usHttp.push(await sample(() => okGet(oursHttp, path, 'ours')));
             usIn.push(await sample(() => ours(handler, path)));
+            bareHttp.push(await sample(() => okGet(floorHttp, floorPath, 'the bare server')));
           } while (performance.now() < until && usHttp.length < 50 * them.length);
         }
         const p = summarize(them);
         const h = summarize(usHttp);
         const i = summarize(usIn);
+        const f = summarize(bareHttp);
         const symmetric = p.p50 / h.p50;
+        const ceiling = p.p50 / f.p50;
         const row = {
           placementP50Ms: ms(p.p50),
           oursHttpP50Ms: ms(h.p50),
           oursInProcessP50Ms: ms(i.p50),
           'http/http': `${Math.round(symmetric)}x`,
           'http/in-process': `${Math.round(p.p50 / i.p50)}x`,
+          bareServerHttpP50Ms: ms(f.p50),
+          ceiling: `${Math.round(ceiling)}x`,
           placementBytes: theirBytes,
           oursBytes: ourBytes,
         };
@@ -342,7 +362,7 @@ if (!available.ok || !ORACLE_SIZES.length) {
           targets.push({
             target: '≥100x Placement, /allocation_candidates',
             where: `${q.name} @${nodes}`,
-            figure: `${Math.round(symmetric)}x over HTTP (${ms(p.p50)} / ${ms(h.p50)} ms); ${Math.round(p.p50 / i.p50)}x in process`,
+            figure: `${Math.round(symmetric)}x over HTTP (${ms(p.p50)} / ${ms(h.p50)} ms); ${Math.round(p.p50 / i.p50)}x in process; a bare server sending the same bytes: ${Math.round(ceiling)}x`,
             result: verdict(symmetric >= 100),
           });
         }
@@ -355,11 +375,15 @@ if (!available.ok || !ORACLE_SIZES.length) {
         'ours in-process ms': 'oursInProcessP50Ms',
         'HTTP vs HTTP': 'http/http',
         'HTTP vs in-process': 'http/in-process',
+        'bare server ms': 'bareServerHttpP50Ms',
+        'ceiling (vs bare)': 'ceiling',
       });
     } finally {
       theirs.close();
       oursHttp.close();
+      floorHttp.close();
       await server.close();
+      await bare.close();
       await placement.close();
     }
   }

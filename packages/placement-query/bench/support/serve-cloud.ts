@@ -9,12 +9,19 @@ import { generateInventory, type InventoryShape } from '../../test/support/gener
 
 const [entry, shapeJson, seedText] = process.argv.slice(2) as [string, string, string];
 const lib = (await import(entry)) as typeof import('../../src/index.js');
-const shape = JSON.parse(shapeJson) as InventoryShape;
-const gen = generateInventory(Number(seedText), shape);
-const store = lib.createProviderStore();
-const resolved = lib.resolveInventory(gen.file, store);
-if (!resolved.ok) throw new Error(JSON.stringify(resolved.diagnostics.slice(0, 3)));
-lib.applyInventory(store, resolved.inventory);
+
+// Built in a function so that the generator's data and the resolved
+// inventory can be collected once the store holds the cloud, as they are
+// after `stackspec-placement serve` has loaded an inventory file.
+function loadStore() {
+  const gen = generateInventory(Number(seedText), JSON.parse(shapeJson) as InventoryShape);
+  const store = lib.createProviderStore();
+  const resolved = lib.resolveInventory(gen.file, store);
+  if (!resolved.ok) throw new Error(JSON.stringify(resolved.diagnostics.slice(0, 3)));
+  lib.applyInventory(store, resolved.inventory);
+  return store;
+}
+const store = loadStore();
 const server = await startServer(lib.createPlacementHandler({ store }), { port: 0 });
 process.stdout.write(`LISTENING ${server.url}\n`);
 process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));

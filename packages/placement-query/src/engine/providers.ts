@@ -5,26 +5,39 @@ import { byId, evaluationError, firstUnknown } from './common.js';
 /** A candidate source: an index set (or list) plus a membership test. */
 interface Source {
   size: number;
-  /** A fresh iteration each call (generators are single-use). */
-  items: () => Iterable<Provider>;
+  /**
+   * Calls `visit` with each candidate (once each) until it returns true;
+   * true when it did. A callback rather than an iterator: no generator
+   * step per candidate and nothing allocated to skip duplicates.
+   */
+  some: (visit: (p: Provider) => boolean) => boolean;
   has: (p: Provider) => boolean;
 }
 
 function unionSource(sets: readonly ReadonlySet<Provider>[]): Source {
   if (sets.length === 1) {
     const only = sets[0] as ReadonlySet<Provider>;
-    return { size: only.size, items: () => only, has: (p) => only.has(p) };
+    return {
+      size: only.size,
+      some: (visit) => {
+        for (const p of only) if (visit(p)) return true;
+        return false;
+      },
+      has: (p) => only.has(p),
+    };
   }
+  // A provider in several of the sets is visited from the first one only.
+  const seenEarlier = (p: Provider, before: number) => {
+    for (let j = 0; j < before; j += 1) if ((sets[j] as ReadonlySet<Provider>).has(p)) return true;
+    return false;
+  };
   return {
     size: sets.reduce((n, s) => n + s.size, 0),
-    items: function* () {
-      const seen = new Set<Provider>();
-      for (const s of sets)
-        for (const p of s)
-          if (!seen.has(p)) {
-            seen.add(p);
-            yield p;
-          }
+    some: (visit) => {
+      for (let i = 0; i < sets.length; i += 1) {
+        for (const p of sets[i] as ReadonlySet<Provider>) if (!seenEarlier(p, i) && visit(p)) return true;
+      }
+      return false;
     },
     has: (p) => sets.some((s) => s.has(p)),
   };
@@ -34,8 +47,7 @@ function anyMatches(sources: readonly Source[]): boolean {
   if (!sources.length) return true;
   const sorted = [...sources].sort((a, b) => a.size - b.size);
   const [first, ...rest] = sorted as [Source, ...Source[]];
-  for (const p of first.items()) if (rest.every((s) => s.has(p))) return true;
-  return false;
+  return first.some((p) => rest.every((s) => s.has(p)));
 }
 
 /**
@@ -59,7 +71,7 @@ export function listResourceProviders(store: ProviderStore, request: ResourcePro
   const checks: ((p: Provider) => boolean)[] = [];
   const single = (p: Provider | undefined): Source => ({
     size: p ? 1 : 0,
-    items: () => (p ? [p] : []),
+    some: (visit) => p !== undefined && visit(p),
     has: (q) => q === p,
   });
 
@@ -119,8 +131,9 @@ export function listResourceProviders(store: ProviderStore, request: ResourcePro
     const fits = (p: Provider) => columnFits(column, p.id, amount);
     sources.push({
       size: entries.length,
-      items: function* () {
-        for (const e of entries) if (entryFits(e, amount)) yield e.provider;
+      some: (visit) => {
+        for (const e of entries) if (entryFits(e, amount) && visit(e.provider)) return true;
+        return false;
       },
       has: fits,
     });
@@ -134,8 +147,9 @@ export function listResourceProviders(store: ProviderStore, request: ResourcePro
   const sorted = [...sources].sort((a, b) => a.size - b.size);
   const [base, ...rest] = sorted as [Source, ...Source[]];
   const out: Provider[] = [];
-  for (const p of base.items()) {
+  base.some((p) => {
     if (rest.every((s) => s.has(p)) && checks.every((f) => f(p))) out.push(p);
-  }
+    return false;
+  });
   return out.sort(byId);
 }
