@@ -42,10 +42,14 @@ export function createDiagnostic(init: DiagnosticInit): Diagnostic {
     message: init.message,
     path: init.path ?? '',
   };
-  for (const key of ['file', 'line', 'column', 'endLine', 'endColumn', 'hint'] as const) {
-    const value = init[key];
-    if (value !== undefined) (out as Record<string, unknown>)[key] = value;
-  }
+  // Field by field rather than a loop over names: validators build one per
+  // problem, and the plain assignments keep every diagnostic the same shape.
+  if (init.file !== undefined) out.file = init.file;
+  if (init.line !== undefined) out.line = init.line;
+  if (init.column !== undefined) out.column = init.column;
+  if (init.endLine !== undefined) out.endLine = init.endLine;
+  if (init.endColumn !== undefined) out.endColumn = init.endColumn;
+  if (init.hint !== undefined) out.hint = init.hint;
   return out;
 }
 

@@ -3,7 +3,16 @@ export type PathSegment = string | number;
 
 /** Encodes path segments as an RFC 6901 JSON pointer (`['steps', 2, 'a/b']` → `/steps/2/a~1b`). */
 export function toJsonPointer(segments: readonly PathSegment[]): string {
-  return segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  let out = '';
+  for (const segment of segments) {
+    const text = String(segment);
+    // Most segments need no escaping: skip the two replacements for them.
+    out +=
+      text.includes('~') || text.includes('/')
+        ? `/${text.replace(/~/g, '~0').replace(/\//g, '~1')}`
+        : `/${text}`;
+  }
+  return out;
 }
 
 /**

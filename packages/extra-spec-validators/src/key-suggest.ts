@@ -139,12 +139,16 @@ function keyNamespace(key: string): string {
   return (colon < 0 ? '' : key.slice(0, colon)).toLowerCase();
 }
 
-/** Whether a key's namespace `ns` is close enough to a registry namespace to search it. */
-function isCloseNamespace(ns: string, candidate: string): boolean {
+/**
+ * Whether a key's namespace `ns` is close enough to a registry namespace to
+ * search it. `mayBeClose: false` (a cheap screen's verdict that the two are
+ * more than two edits apart) skips the distance.
+ */
+function isCloseNamespace(ns: string, candidate: string, mayBeClose = true): boolean {
   return (
     candidate === ns ||
     (candidate !== '' && ns.startsWith(candidate)) ||
-    (ns !== '' && candidate !== '' && editDistance(ns, candidate, 2) <= 2)
+    (mayBeClose && ns !== '' && candidate !== '' && boundedEditDistance(ns, candidate, 2) <= 2)
   );
 }
 
@@ -426,16 +430,7 @@ export function createKeySuggester(names: Iterable<SuggestableName>): KeySuggest
       const caseless = input === lowerKey;
       const scored: { name: string; rank: number }[] = [];
       for (const space of spaces) {
-        const c = space.name;
-        const close =
-          c === ns ||
-          (c !== '' &&
-            (ns.startsWith(c) ||
-              (ns !== '' &&
-                Math.abs(ns.length - c.length) <= 2 &&
-                mayBeWithin(nsLow, nsHigh, space.low, space.high, 2) &&
-                boundedEditDistance(ns, c, 2) <= 2)));
-        if (!close) continue;
+        if (!isCloseNamespace(ns, space.name, mayBeWithin(nsLow, nsHigh, space.low, space.high, 2))) continue;
         suggestIn(space, max, limit).forEach((s, i) => {
           // A lower-case name's distance from a lower-case key is already known.
           const d = caseless && s.caseless ? s.distance : editDistance(lowerKey, s.text.toLowerCase(), 8);

@@ -2,6 +2,7 @@ import {
   createDiagnostic,
   type Diagnostic,
   didYouMean,
+  hasErrors,
   SpecError,
   suggest,
   toJsonPointer,
@@ -107,18 +108,7 @@ export function modeOption(mode: unknown): ValidationMode {
 
 /** `base` plus the JSON pointer segment of `key`. */
 function pathOf(base: string, key: string): string {
-  return key.indexOf('~') < 0 && key.indexOf('/') < 0 ? `${base}/${key}` : `${base}${toJsonPointer([key])}`;
-}
-
-/** A diagnostic shaped as core's `createDiagnostic` shapes it (`hint` only when there is one). */
-function diagnostic(
-  code: string,
-  severity: Diagnostic['severity'],
-  path: string,
-  message: string,
-  hint?: string,
-): Diagnostic {
-  return hint ? { code, severity, message, path, hint } : { code, severity, message, path };
+  return `${base}${toJsonPointer([key])}`;
 }
 
 /** What validation needs of a registry beyond the registry itself, worked out once per registry. */
@@ -167,21 +157,43 @@ export function checkNovaExtraSpec(
       { code: 'extra-specs/invalid-type' },
     );
   }
-  const inner = internals(registry);
+  return novaRefusal(registry, internals(registry), key, value)?.message;
+}
+
+/** Why Nova refuses a pair, with its message; `undefined` (nothing allocated) when it accepts. */
+type NovaRefusal =
+  | { kind: 'template' | 'unknown'; message: string }
+  | { kind: 'value'; message: string; rule: ValueRule };
+
+function novaRefusal(
+  registry: ExtraSpecRegistry,
+  inner: InternalRegistry,
+  key: string,
+  value: string,
+): NovaRefusal | undefined {
   const entry = inner.novaLookup(key);
   if (entry === 'template') {
     const spec = registry.get(key) as CompiledEntry;
-    return `${NOVA_PREFIX}expected a name of format '${spec.name}' but got '${key}'.`;
+    return {
+      kind: 'template',
+      message: `${NOVA_PREFIX}expected a name of format '${spec.name}' but got '${key}'.`,
+    };
   }
   if (entry !== undefined) {
     const verdict = entry.checker.check(value);
-    return verdict === ValueVerdict.Ok
-      ? undefined
-      : NOVA_PREFIX + novaValueMessage(entry.value, value, verdict);
+    if (verdict === ValueVerdict.Ok) return undefined;
+    return {
+      kind: 'value',
+      message: NOVA_PREFIX + novaValueMessage(entry.value, value, verdict),
+      rule: entry.value,
+    };
   }
   const colon = key.indexOf(':');
   if (colon < 0 || !inner.isOwnedNamespace(key.slice(0, colon))) return undefined;
-  return `${NOVA_PREFIX}extra spec '${key}' does not appear to be a valid extra spec.`;
+  return {
+    kind: 'unknown',
+    message: `${NOVA_PREFIX}extra spec '${key}' does not appear to be a valid extra spec.`,
+  };
 }
 
 function valueHint(rule: ValueRule, value: string): string | undefined {
@@ -275,24 +287,22 @@ function apiProblem(
   path: string,
 ): Diagnostic | undefined {
   if (!API_KEY.test(key)) {
-    return diagnostic(
-      'extra-specs/invalid-key-syntax',
-      'error',
+    return createDiagnostic({
+      code: 'extra-specs/invalid-key-syntax',
       path,
-      `The key '${key}' cannot be stored by Nova: keys are 1 to 255 characters from letters, digits, '-', '_', ':', '.' and space.`,
-      templateHint(registry, key),
-    );
+      message: `The key '${key}' cannot be stored by Nova: keys are 1 to 255 characters from letters, digits, '-', '_', ':', '.' and space.`,
+      hint: templateHint(registry, key),
+    });
   }
   // Nova's API schema counts code points, as Python's len() does; a string
   // counts at least as many UTF-16 units, so short values skip the count.
   const length = value.length > API_MAX_VALUE ? codePoints(value) : value.length;
   if (length > API_MAX_VALUE) {
-    return diagnostic(
-      'extra-specs/value-too-long',
-      'error',
+    return createDiagnostic({
+      code: 'extra-specs/value-too-long',
       path,
-      `The value of '${key}' has ${length} characters; Nova stores at most ${API_MAX_VALUE}.`,
-    );
+      message: `The value of '${key}' has ${length} characters; Nova stores at most ${API_MAX_VALUE}.`,
+    });
   }
   return undefined;
 }
@@ -312,26 +322,25 @@ function checkOurs(
   const spec = prepared.inner.find(key);
   if (spec === undefined || spec === 'template') {
     out.push(
-      diagnostic(
-        'extra-specs/unknown-key',
+      createDiagnostic({
+        code: 'extra-specs/unknown-key',
         severity,
         path,
-        `'${key}${prepared.unknownTail}`,
-        unknownKeyHint(registry, prepared, key),
-      ),
+        message: `'${key}${prepared.unknownTail}`,
+        hint: unknownKeyHint(registry, prepared, key),
+      }),
     );
     return;
   }
   const verdict = spec.checker.check(value);
   if (verdict !== ValueVerdict.Ok) {
     out.push(
-      diagnostic(
-        'extra-specs/invalid-value',
-        'error',
+      createDiagnostic({
+        code: 'extra-specs/invalid-value',
         path,
-        valueMessage(key, spec.value, value, verdict),
-        valueHint(spec.value, value),
-      ),
+        message: valueMessage(key, spec.value, value, verdict),
+        hint: valueHint(spec.value, value),
+      }),
     );
     return;
   }
@@ -339,25 +348,25 @@ function checkOurs(
   if (renamed) {
     const backports = renamed.backported?.length ? ` (and in ${renamed.backported.join(', ')})` : '';
     out.push(
-      diagnostic(
-        'extra-specs/renamed-key',
-        'warning',
+      createDiagnostic({
+        code: 'extra-specs/renamed-key',
+        severity: 'warning',
         path,
-        `'${key}' is replaced by '${renamed.to}' from ${renamed.release}${backports}.${renamed.reason ? ` ${renamed.reason}` : ''}`,
-        `Plan to use ${renamed.to} when moving to ${renamed.release}.`,
-      ),
+        message: `'${key}' is replaced by '${renamed.to}' from ${renamed.release}${backports}.${renamed.reason ? ` ${renamed.reason}` : ''}`,
+        hint: `Plan to use ${renamed.to} when moving to ${renamed.release}.`,
+      }),
     );
   }
   const dep = spec.definition.deprecated;
   if (dep && isDeprecatedIn(spec.definition, registry.release)) {
     out.push(
-      diagnostic(
-        'extra-specs/deprecated-key',
-        'warning',
+      createDiagnostic({
+        code: 'extra-specs/deprecated-key',
+        severity: 'warning',
         path,
-        `'${key}' is deprecated since ${dep.since}: ${dep.reason}`,
-        dep.replacement ? `Use ${dep.replacement} instead.` : undefined,
-      ),
+        message: `'${key}' is deprecated since ${dep.since}: ${dep.reason}`,
+        hint: dep.replacement ? `Use ${dep.replacement} instead.` : undefined,
+      }),
     );
   }
 }
@@ -371,44 +380,21 @@ function checkNova(
   path: string,
   out: Diagnostic[],
 ): void {
-  const inner = prepared.inner;
-  const entry = inner.novaLookup(key);
-  if (entry === 'template') {
-    const spec = registry.get(key) as CompiledEntry;
-    out.push(
-      diagnostic(
-        'extra-specs/unknown-key',
-        'error',
-        path,
-        `${NOVA_PREFIX}expected a name of format '${spec.name}' but got '${key}'.`,
-        templateHint(registry, key),
-      ),
-    );
-  } else if (entry !== undefined) {
-    const verdict = entry.checker.check(value);
-    if (verdict === ValueVerdict.Ok) return;
-    out.push(
-      diagnostic(
-        'extra-specs/invalid-value',
-        'error',
-        path,
-        NOVA_PREFIX + novaValueMessage(entry.value, value, verdict),
-        valueHint(entry.value, value),
-      ),
-    );
-  } else {
-    const colon = key.indexOf(':');
-    if (colon < 0 || !inner.isOwnedNamespace(key.slice(0, colon))) return;
-    out.push(
-      diagnostic(
-        'extra-specs/unknown-key',
-        'error',
-        path,
-        `${NOVA_PREFIX}extra spec '${key}' does not appear to be a valid extra spec.`,
-        unknownKeyHint(registry, prepared, key),
-      ),
-    );
-  }
+  const refusal = novaRefusal(registry, prepared.inner, key, value);
+  if (!refusal) return;
+  out.push(
+    createDiagnostic({
+      code: refusal.kind === 'value' ? 'extra-specs/invalid-value' : 'extra-specs/unknown-key',
+      path,
+      message: refusal.message,
+      hint:
+        refusal.kind === 'value'
+          ? valueHint(refusal.rule, value)
+          : refusal.kind === 'template'
+            ? templateHint(registry, key)
+            : unknownKeyHint(registry, prepared, key),
+    }),
+  );
 }
 
 function codePoints(text: string): number {
@@ -467,12 +453,11 @@ export function validateExtraSpecs(
   const base = options.basePath ?? '';
   if (specs === null || typeof specs !== 'object' || Array.isArray(specs)) {
     diagnostics.push(
-      diagnostic(
-        'extra-specs/invalid-type',
-        'error',
-        base,
-        'Extra specs must be a mapping of keys to string values.',
-      ),
+      createDiagnostic({
+        code: 'extra-specs/invalid-type',
+        path: base,
+        message: 'Extra specs must be a mapping of keys to string values.',
+      }),
     );
     return { ok: false, diagnostics };
   }
@@ -485,24 +470,23 @@ export function validateExtraSpecs(
     const path = pathOf(base, key);
     if (typeof value !== 'string') {
       diagnostics.push(
-        diagnostic(
-          'extra-specs/invalid-type',
-          'error',
+        createDiagnostic({
+          code: 'extra-specs/invalid-type',
           path,
-          `The value of '${key}' must be a string, but it is ${value === null ? 'null' : typeof value}.`,
-          typeof value === 'number' || typeof value === 'boolean'
-            ? `Quote it: '${String(value)}'.`
-            : undefined,
-        ),
+          message: `The value of '${key}' must be a string, but it is ${value === null ? 'null' : typeof value}.`,
+          hint:
+            typeof value === 'number' || typeof value === 'boolean'
+              ? `Quote it: '${String(value)}'.`
+              : undefined,
+        }),
       );
     } else if (value.length > MAX_VALUE_LENGTH) {
       diagnostics.push(
-        diagnostic(
-          'extra-specs/value-too-long',
-          'error',
+        createDiagnostic({
+          code: 'extra-specs/value-too-long',
           path,
-          `The value of '${key}' has ${value.length} characters; at most ${MAX_VALUE_LENGTH} are checked.`,
-        ),
+          message: `The value of '${key}' has ${value.length} characters; at most ${MAX_VALUE_LENGTH} are checked.`,
+        }),
       );
     } else if (mode === 'nova') {
       checkNova(registry, prepared, key, value, path, diagnostics);
@@ -515,9 +499,7 @@ export function validateExtraSpecs(
       checkOurs(registry, prepared, key, value, severity, path, diagnostics);
     }
   }
-  let ok = true;
-  for (const d of diagnostics) if (d.severity === 'error') ok = false;
-  return { ok, diagnostics };
+  return { ok: !hasErrors(diagnostics), diagnostics };
 }
 
 /**
