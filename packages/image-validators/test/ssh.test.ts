@@ -15,14 +15,17 @@ import {
 } from '../src/adapters/ssh.js';
 import { runImageCli } from '../src/cli.js';
 import { loadImageSpec } from '../src/load.js';
+import { sshString } from '../src/ssh-wire.js';
 import { validateImage } from '../src/validate.js';
 import { remoteContract } from './remote-contract.js';
 import { sshdAvailable, startSshd, type TestSshd } from './support/sshd.js';
 import { describeWithTestUsers, type TestUser } from './support/users.js';
 
 describe('known_hosts parsing', () => {
-  const blob = randomBytes(32);
-  const other = randomBytes(32);
+  // Ed25519 public key blobs (their type name, then 32 bytes), as known_hosts lines carry them.
+  const ed25519 = () => Buffer.concat([sshString('ssh-ed25519'), sshString(randomBytes(32))]);
+  const blob = ed25519();
+  const other = ed25519();
   const b64 = (b: Buffer) => b.toString('base64');
 
   it('finds plain, port-qualified, pattern and hashed entries and keeps revoked keys apart', () => {
@@ -32,7 +35,7 @@ describe('known_hosts parsing', () => {
       '# comment',
       `10.0.0.5 ssh-ed25519 ${b64(other)}`,
       `[10.0.0.5]:2222,other ssh-ed25519 ${b64(blob)} comment`,
-      `|1|${b64(salt)}|${b64(hash)} ssh-rsa ${b64(other)}`,
+      `|1|${b64(salt)}|${b64(hash)} ssh-ed25519 ${b64(other)}`,
       `10.0.0.* ssh-ed25519 ${b64(blob)}`,
       `!10.0.0.9,10.0.0.* ssh-ed25519 ${b64(other)}`,
       `@revoked * ssh-ed25519 ${b64(other)}`,

@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isStackspecError } from '@stackspec/core';
@@ -141,6 +150,241 @@ describe('SSH remote against an in-process server', () => {
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
+  });
+
+  it('reads key files and known_hosts with a bound: a FIFO, a device or a huge file is named, never waited on', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'siv-home-'));
+    try {
+      mkdirSync(join(home, '.ssh'));
+      expect(spawnSync('mkfifo', [join(home, '.ssh', 'id_rsa')]).status).toBe(0);
+      symlinkSync('/dev/zero', join(home, '.ssh', 'id_ecdsa'));
+      // Sparse: no disk used, but read whole it would take a gigabyte of memory.
+      writeFileSync(join(home, '.ssh', 'id_ed25519'), '');
+      truncateSync(join(home, '.ssh', 'id_ed25519'), 2 ** 30);
+      const at = (name: string) => join(home, '.ssh', name);
+      const defaults = login({ password: 'nope', home, agent: false });
+      await expect(defaults.exec('true')).rejects.toMatchObject({
+        code: 'remote/auth-failed',
+        message:
+          'Authentication as ops@127.0.0.1 failed; tried the password. ' +
+          `${at('id_rsa')} was skipped: it is a named pipe (FIFO), not a regular file. ` +
+          `${at('id_ecdsa')} was skipped: it is a device, not a regular file. ` +
+          `${at('id_ed25519')} was skipped: it holds ${2 ** 30} bytes, more than the limit of 1048576 bytes.`,
+      });
+      const given = login({ privateKeyPath: at('id_rsa') });
+      await expect(given.exec('true')).rejects.toMatchObject({
+        code: 'remote/auth-failed',
+        message: `The private key ${at('id_rsa')} could not be read: it is a named pipe (FIFO), not a regular file.`,
+      });
+      expect(spawnSync('mkfifo', [at('known_hosts')]).status).toBe(0);
+      const unknown = login({ hostKeys: [], home });
+      await expect(unknown.exec('true')).rejects.toMatchObject({
+        code: 'remote/host-key-rejected',
+        message: expect.stringContaining(
+          `is not trusted by ${at('known_hosts')}, which cannot be read (it is a named pipe (FIFO), not a regular file).`,
+        ),
+      });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  describe('as the ssh config and known_hosts say', () => {
+    const homes: string[] = [];
+    afterAll(() => {
+      for (const h of homes) rmSync(h, { recursive: true, force: true });
+    });
+    /** A home folder whose .ssh holds this config and, when given, this known_hosts text. */
+    const homeWith = (config: string, knownHosts?: string) => {
+      const home = mkdtempSync(join(tmpdir(), 'siv-home-'));
+      homes.push(home);
+      mkdirSync(join(home, '.ssh'));
+      writeFileSync(join(home, '.ssh', 'config'), config);
+      if (knownHosts !== undefined) writeFileSync(join(home, '.ssh', 'known_hosts'), knownHosts);
+      return home;
+    };
+    const hostKeyLine = () => {
+      if (hostBlob instanceof Error || Array.isArray(hostBlob)) throw new Error('bad test key');
+      return `${hostBlob.type} ${hostBlob.getPublicSSH().toString('base64')}`;
+    };
+    // Only the files of the test's home: the machine's /etc/ssh is kept out.
+    const isolated = { systemConfigFile: false, globalKnownHostsFiles: [] } as const;
+
+    it('connects to a Host alias with the HostName, Port and User of ~/.ssh/config', async () => {
+      const home = homeWith(`Host lab\n  HostName 127.0.0.1\n  Port ${port}\n  User ops\n`);
+      const remote = createSshRemote({
+        host: 'lab',
+        home,
+        password: 's3cret',
+        hostKeys: [fingerprint()],
+        ...isolated,
+      });
+      try {
+        expect((await remote.exec('whoami')).stdout).toBe('ran: sh -c whoami\n');
+      } finally {
+        await remote.close();
+      }
+      // A user given wins over the config's, as `ssh user@lab` does.
+      const other = createSshRemote({
+        host: 'lab',
+        username: 'nobody',
+        home,
+        password: 's3cret',
+        hostKeys: [fingerprint()],
+        ...isolated,
+      });
+      await expect(other.exec('true')).rejects.toMatchObject({
+        message: expect.stringMatching(/^Authentication as nobody@127\.0\.0\.1 failed/),
+      });
+    });
+
+    it('throws a located error at once for config lines it cannot use, and passes warnings on', () => {
+      const home = homeWith('Host lab\n  HostName 127.0.0.1\n  Port 99999\n');
+      const config = join(home, '.ssh', 'config');
+      let thrown: unknown;
+      try {
+        createSshRemote({ host: 'lab', home, ...isolated });
+      } catch (e) {
+        thrown = e;
+      }
+      expect(isStackspecError(thrown) && thrown.kind).toBe('spec');
+      expect(thrown).toMatchObject({
+        code: 'ssh-config/invalid',
+        diagnostics: [expect.objectContaining({ code: 'ssh-config/bad-value', file: config, line: 3 })],
+      });
+      expect((thrown as Error).message).toBe(
+        `${config}:3: Port must be a whole number from 1 to 65535, but it is "99999".`,
+      );
+      const warnings: string[] = [];
+      const warned = homeWith('Host lab\n  Frobnicate yes\n  HostName 127.0.0.1\n');
+      createSshRemote({
+        host: 'lab',
+        home: warned,
+        ...isolated,
+        onWarning: (d) => warnings.push(`${d.line}: ${d.message}`),
+      });
+      expect(warnings).toEqual([
+        '2: Frobnicate is not an ssh_config keyword this client knows; the line is ignored.',
+      ]);
+    });
+
+    it('refuses a ProxyCommand it cannot run, and jump hosts that loop', () => {
+      const proxied = homeWith('Host lab\n  ProxyCommand nc %h %p\n');
+      expect(() => createSshRemote({ host: 'lab', home: proxied, ...isolated })).toThrow(
+        expect.objectContaining({
+          code: 'ssh-config/invalid',
+          diagnostics: [expect.objectContaining({ line: 2, code: 'ssh-config/unsupported' })],
+        }),
+      );
+      const loop = homeWith('Host a\n  ProxyJump b\nHost b\n  ProxyJump a\n');
+      expect(() => createSshRemote({ host: 'a', home: loop, ...isolated })).toThrow(
+        expect.objectContaining({
+          code: 'remote/invalid-option',
+          message: expect.stringContaining('a → b → a'),
+        }),
+      );
+      expect(() =>
+        createSshRemote({ host: 'x', proxyJump: 'ops@:22', ...isolated, configFile: false }),
+      ).toThrow(expect.objectContaining({ code: 'remote/invalid-option' }));
+    });
+
+    it('with accept-new, adds the key of a new host to known_hosts and trusts it from then on', async () => {
+      const home = homeWith('');
+      const knownHosts = join(home, '.ssh', 'known_hosts');
+      const warnings: string[] = [];
+      const options: SshRemoteOptions = {
+        host: '127.0.0.1',
+        port,
+        username: 'ops',
+        password: 's3cret',
+        home,
+        ...isolated,
+      };
+      const strict = createSshRemote(options);
+      await expect(strict.exec('true')).rejects.toMatchObject({
+        code: 'remote/host-key-rejected',
+        message:
+          `The host key of [127.0.0.1]:${port} (${fingerprint()}) is not trusted by ${knownHosts}, which does not exist. ` +
+          `Once its fingerprint is checked, add it to ${knownHosts}, or let StrictHostKeyChecking accept-new add it.`,
+      });
+      const fresh = createSshRemote({
+        ...options,
+        strictHostKeyChecking: 'accept-new',
+        onWarning: (d) => warnings.push(d.message),
+      });
+      expect((await fresh.exec('true')).exitCode).toBe(0);
+      await fresh.close();
+      expect(readFileSync(knownHosts, 'utf8')).toBe(`[127.0.0.1]:${port} ${hostKeyLine()}\n`);
+      expect(warnings).toEqual([
+        `Permanently added the ssh-ed25519 key ${fingerprint()} of [127.0.0.1]:${port} to ${knownHosts}.`,
+      ]);
+      const again = createSshRemote(options);
+      expect((await again.exec('true')).exitCode).toBe(0);
+      await again.close();
+    });
+
+    it('trusts a key listed only in a global known_hosts file, named by GlobalKnownHostsFile', async () => {
+      const home = homeWith('Host lab\n  HostName 127.0.0.1\n  GlobalKnownHostsFile ~/global_hosts\n');
+      writeFileSync(join(home, 'global_hosts'), `[127.0.0.1]:${port} ${hostKeyLine()}\n`);
+      const options: SshRemoteOptions = {
+        host: 'lab',
+        port,
+        username: 'ops',
+        password: 's3cret',
+        home,
+        systemConfigFile: false,
+      };
+      const remote = createSshRemote(options);
+      try {
+        expect((await remote.exec('true')).exitCode).toBe(0);
+      } finally {
+        await remote.close();
+      }
+      // The option wins over the config: with no global file, the key is unknown.
+      const without = createSshRemote({ ...options, globalKnownHostsFiles: [] });
+      await expect(without.exec('true')).rejects.toMatchObject({ code: 'remote/host-key-rejected' });
+    });
+
+    it('refuses a changed key, naming the line; with StrictHostKeyChecking no connects but sends no password', async () => {
+      const otherKey = utils.parseKey(utils.generateKeyPairSync('ed25519').public);
+      if (otherKey instanceof Error || Array.isArray(otherKey)) throw new Error('bad test key');
+      const stale = `[127.0.0.1]:${port} ssh-ed25519 ${otherKey.getPublicSSH().toString('base64')}`;
+      const home = homeWith('', `# lab\n${stale}\n`);
+      const knownHosts = join(home, '.ssh', 'known_hosts');
+      const options: SshRemoteOptions = {
+        host: '127.0.0.1',
+        port,
+        username: 'ops',
+        password: 's3cret',
+        home,
+        ...isolated,
+      };
+      const refused = createSshRemote(options);
+      await expect(refused.exec('true')).rejects.toMatchObject({
+        code: 'remote/host-key-rejected',
+        message: expect.stringContaining(
+          `(${fingerprint()}) does not match the ssh-ed25519 key listed for it in ${knownHosts}:2`,
+        ),
+        diagnostics: [
+          expect.objectContaining({
+            file: knownHosts,
+            line: 2,
+            hint: expect.stringContaining(`ssh-keygen -R '[127.0.0.1]:${port}'`),
+          }),
+        ],
+      });
+      const warnings: string[] = [];
+      const lax = createSshRemote({
+        ...options,
+        strictHostKeyChecking: 'no',
+        onWarning: (d) => warnings.push(d.code),
+      });
+      await expect(lax.exec('true')).rejects.toMatchObject({
+        code: 'remote/auth-failed',
+        message: 'Authentication as ops@127.0.0.1 failed: there was no key, agent or password to try.',
+      });
+      expect(warnings).toEqual(['remote/host-key-changed']);
+    });
   });
 
   it('turns a channel that closes without an exit status into a remote error', async () => {

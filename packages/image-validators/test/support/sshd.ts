@@ -8,6 +8,8 @@ export const SSHD = '/usr/sbin/sshd';
 
 /** A throwaway sshd on 127.0.0.1, its host key and a client key authorised for the current user. */
 export interface TestSshd {
+  /** The first address it listens on (127.0.0.1 unless `listen` said otherwise). */
+  address: string;
   port: number;
   dir: string;
   username: string;
@@ -39,31 +41,68 @@ async function freePort(): Promise<number> {
   });
 }
 
-function keygen(path: string) {
+/** Makes an unencrypted ed25519 key pair at `path` and `path.pub`. */
+export function keygen(path: string): void {
   const r = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'stackspec-test', '-f', path]);
   if (r.status !== 0) throw new Error(`ssh-keygen failed: ${r.stderr}`);
 }
 
+/** Options of {@link startSshd}; without any, a server on a free port of 127.0.0.1. */
+export interface SshdOptions {
+  /** Run inside this network namespace (`ip netns exec`), where any port is free. */
+  netns?: string;
+  /** Addresses to listen on; with `port`, default 127.0.0.1. */
+  listen?: readonly string[];
+  /** Default a free port of 127.0.0.1. */
+  port?: number;
+  /** A client key (its `.pub` beside it) to authorise instead of a new one. */
+  clientKeyPath?: string;
+  /** Sign the host key with this CA (a private key file) for these principals, and serve the certificate. */
+  hostCertificate?: { caKeyPath: string; principals: readonly string[] };
+}
+
 /** Starts sshd in the foreground and resolves once it listens. */
-export async function startSshd(): Promise<TestSshd> {
+export async function startSshd(options: SshdOptions = {}): Promise<TestSshd> {
   const dir = mkdtempSync(join(tmpdir(), 'siv-sshd-'));
   keygen(join(dir, 'host_ed25519'));
-  keygen(join(dir, 'client_ed25519'));
-  writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'client_ed25519.pub')));
+  const clientKeyPath = options.clientKeyPath ?? join(dir, 'client_ed25519');
+  if (!options.clientKeyPath) keygen(clientKeyPath);
+  writeFileSync(join(dir, 'authorized_keys'), readFileSync(`${clientKeyPath}.pub`));
+  const certificate: string[] = [];
+  if (options.hostCertificate) {
+    const { caKeyPath, principals } = options.hostCertificate;
+    const args = [
+      '-q',
+      '-s',
+      caKeyPath,
+      '-I',
+      'siv-test-host',
+      '-h',
+      '-n',
+      principals.join(','),
+      '-V',
+      '-5m:+1h',
+    ];
+    const r = spawnSync('ssh-keygen', [...args, join(dir, 'host_ed25519.pub')], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`ssh-keygen -s failed: ${r.stderr}`);
+    certificate.push(`HostCertificate ${join(dir, 'host_ed25519-cert.pub')}`);
+  }
   // sshd reads the keys file as the user logging in, so test users other than root must reach it;
   // the private keys in here keep their own 0600 modes.
   chmodSync(dir, 0o755);
   chmodSync(join(dir, 'authorized_keys'), 0o644);
   // Privilege separation needs this directory when sshd starts as root.
   if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
+  const listen = options.listen ?? ['127.0.0.1'];
   const config = join(dir, 'sshd_config');
   writeFileSync(
     config,
     [
       `Port ${port}`,
-      'ListenAddress 127.0.0.1',
+      ...listen.map((a) => `ListenAddress ${a}`),
       `HostKey ${join(dir, 'host_ed25519')}`,
+      ...certificate,
       `PidFile ${join(dir, 'sshd.pid')}`,
       `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
       // For the throwaway users' passwords; root may still only log in with a key.
@@ -77,14 +116,16 @@ export async function startSshd(): Promise<TestSshd> {
       '',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', config], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  // `ip netns exec` execs sshd in place, so the child is sshd itself and SIGTERM reaches it.
+  const argv = ['-D', '-e', '-f', config];
+  const child: ChildProcess = options.netns
+    ? spawn('ip', ['netns', 'exec', options.netns, SSHD, ...argv], { stdio: ['ignore', 'ignore', 'pipe'] })
+    : spawn(SSHD, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let log = '';
     const onData = (b: Buffer) => {
       log += b.toString();
-      if (/Server listening on 127\.0\.0\.1 port/.test(log)) {
+      if ((log.match(/Server listening on \S+ port/g) ?? []).length >= listen.length) {
         child.stderr?.off('data', onData);
         resolve();
       }
@@ -99,13 +140,15 @@ export async function startSshd(): Promise<TestSshd> {
     .slice(0, 2)
     .join(' ');
   const knownHosts = join(dir, 'known_hosts');
-  writeFileSync(knownHosts, `[127.0.0.1]:${port} ${hostKey}\n`);
+  const address = listen[0] as string;
+  writeFileSync(knownHosts, `${port === 22 ? address : `[${address}]:${port}`} ${hostKey}\n`);
   return {
+    address,
     port,
     dir,
     username: userInfo().username,
     hostKey,
-    clientKeyPath: join(dir, 'client_ed25519'),
+    clientKeyPath,
     knownHosts,
     stop: () =>
       new Promise<void>((resolve) => {
