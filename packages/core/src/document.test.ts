@@ -575,3 +575,80 @@ describe('hostile input (properties)', () => {
     );
   });
 });
+
+describe('SourceDocument.scalar', () => {
+  const yaml = parseDocument(
+    [
+      'ratio: 2.0',
+      'count: 2',
+      'tagged: !!str 3',
+      "quoted: '1'",
+      '1: one',
+      'yes: on',
+      '~: nothing',
+      'empty:',
+      'base: &b {x: 1.50, y: 7}',
+      'merged: {<<: *b, y: 8}',
+      'alias: *b',
+      'list: [a, "b\\tc", 1e3]',
+      'block: |',
+      '  text',
+      'dup: 1',
+      'dup: 2.0',
+    ].join('\n'),
+    { duplicateKeys: 'ignore' },
+  );
+
+  it('gives the text of a scalar as written, which the loaded value forgets', () => {
+    expect(yaml.value).toMatchObject({ ratio: 2, count: 2, tagged: '3', quoted: '1' });
+    expect(yaml.scalar('/ratio')).toEqual({
+      source: '2.0',
+      value: 2,
+      range: { line: 1, column: 8, endLine: 1, endColumn: 11 },
+    });
+    expect(yaml.scalar('/count')?.source).toBe('2');
+    expect(yaml.scalar(['tagged'])).toMatchObject({ source: '3', tag: 'tag:yaml.org,2002:str', value: '3' });
+    expect(yaml.scalar('/quoted')).toMatchObject({ source: "'1'", value: '1' });
+    expect(yaml.scalar('/list/1')).toMatchObject({ source: '"b\\tc"', value: 'b\tc' });
+    expect(yaml.scalar('/list/2')).toMatchObject({ source: '1e3', value: '1e3' });
+    expect(yaml.scalar('/block')?.source).toBe('|\n  text\n');
+    expect(yaml.scalar('/empty')).toMatchObject({ source: '', value: null });
+  });
+
+  it('gives a mapping key its typed value, as PyYAML built it', () => {
+    expect(yaml.scalar('/1', { key: true })).toMatchObject({ source: '1', value: 1 });
+    expect(yaml.scalar('/true', { key: true })).toMatchObject({ source: 'yes', value: true });
+    expect(yaml.scalar('/true')).toMatchObject({ source: 'on', value: true });
+    expect(yaml.scalar('/', { key: true })).toMatchObject({ source: '~', value: null });
+    expect(yaml.scalar('/ratio', { key: true })).toMatchObject({ source: 'ratio', value: 'ratio' });
+  });
+
+  it('follows aliases and merge keys to the text, and takes the last of repeated keys', () => {
+    expect(yaml.scalar('/alias/x')).toMatchObject({ source: '1.50', value: 1.5, range: { line: 9 } });
+    expect(yaml.scalar('/merged/x')).toMatchObject({ source: '1.50' });
+    expect(yaml.scalar('/merged/y')).toMatchObject({ source: '8', range: { line: 10 } });
+    expect(yaml.scalar('/dup')).toMatchObject({ source: '2.0', value: 2 });
+    // In a merge list the earlier mapping wins, as the loaded value has it.
+    const merged = parseDocument('a: &a {x: 1.0}\nb: &b {x: 2.00, y: 3.0}\nm: {<<: [*a, *b]}\n');
+    expect(merged.value).toMatchObject({ m: { x: 1, y: 3 } });
+    expect(merged.scalar('/m/x')?.source).toBe('1.0');
+    expect(merged.scalar('/m/y')?.source).toBe('3.0');
+  });
+
+  it('finds nothing where the path leads to no scalar', () => {
+    for (const path of ['/nope', '/base', '/list', '/list/9', '/ratio/x', '', '/list/0/x']) {
+      expect(yaml.scalar(path), path).toBeUndefined();
+    }
+    expect(yaml.scalar('', { key: true })).toBeUndefined();
+    expect(yaml.scalar('/list/0', { key: true })).toBeUndefined();
+  });
+
+  it('reads JSON documents too', () => {
+    const json = parseDocument('\ufeff{"a": [1.0, 1, -0, "x"], "1": 2}', { format: 'json' });
+    expect(json.scalar('/a/0')).toMatchObject({ source: '1.0', value: 1 });
+    expect(json.scalar('/a/1')?.source).toBe('1');
+    expect(json.scalar('/a/2')?.source).toBe('-0');
+    expect(json.scalar('/a/3')?.source).toBe('"x"');
+    expect(json.scalar('/1', { key: true })).toMatchObject({ source: '"1"', value: '1' });
+  });
+});

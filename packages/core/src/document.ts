@@ -2,11 +2,13 @@ import {
   type Alias,
   Composer,
   type CST,
+  type Document,
   isAlias,
   isMap,
   isScalar,
   isSeq,
   LineCounter,
+  type Pair,
   Parser,
   parseDocument as parseYamlDocument,
   type YAMLError,
@@ -83,6 +85,31 @@ export interface SourceRange {
   endColumn: number;
 }
 
+/**
+ * A scalar as the source wrote it, from {@link SourceDocument.scalar}: what
+ * loaders would otherwise have to re-parse out of the text, such as whether
+ * `1.0` was a float or `'1'` a quoted string, or what a mapping key was
+ * before it became a property name.
+ */
+export interface SourceScalar {
+  /**
+   * The scalar's text exactly as written, quotes and escapes included, tag
+   * and anchor not (`1.0`, `'1'`, `"a\tb"`, `yes`, `` for an empty value);
+   * a block scalar from its `|` or `>` to the end of its last line.
+   */
+  readonly source: string;
+  /**
+   * The value the loader read from it. For a mapping key, the typed value
+   * before it became a property name: `1`, `true` or `null` for the keys
+   * `1`, `yes` and `~`.
+   */
+  readonly value: unknown;
+  /** The tag written on it, resolved (`tag:yaml.org,2002:str` for `!!str`); absent when none was written. */
+  readonly tag?: string;
+  /** Where it is. */
+  readonly range: SourceRange;
+}
+
 /** A parsed document that still knows where each value came from. */
 export interface SourceDocument<T = unknown> {
   readonly value: T;
@@ -96,6 +123,21 @@ export interface SourceDocument<T = unknown> {
    * mapping key instead of its value, when there is one.
    */
   locate(path: string | readonly PathSegment[], options?: { key?: boolean }): SourceRange | undefined;
+  /**
+   * The scalar at `path` as written (with `key: true`, the mapping key at
+   * `path`), or `undefined` when `path` does not lead to a scalar. Follows
+   * aliases and merge keys to where the value was written, and picks the
+   * value the loaded data holds where a key is repeated. The source is
+   * looked at only when this is called; documents that never call it pay
+   * nothing for it.
+   *
+   * @example
+   * const doc = parseDocument('ratio: 2.0\n1: one\n');
+   * doc.value; // { ratio: 2, '1': 'one' }
+   * doc.scalar('/ratio')?.source; // '2.0'
+   * doc.scalar('/1', { key: true })?.value; // 1
+   */
+  scalar(path: string | readonly PathSegment[], options?: { key?: boolean }): SourceScalar | undefined;
   /** A diagnostic about the value at `init.path`, with file and position filled in. */
   diagnostic(init: DiagnosticInit, options?: { key?: boolean }): Diagnostic;
 }
@@ -119,6 +161,12 @@ const TOO_DEEP_HINT = 'Flatten the structure, or raise maxDepth if the nesting i
 interface Locator {
   root: YamlNode | null | undefined;
   lines: LineCounter;
+  /** The text the node ranges point into. */
+  text: string;
+  /** Whether `<<` keys merge (YAML 1.1), as they did when the value was built. */
+  merge: boolean;
+  /** The node an alias stands for; absent where aliases cannot occur (JSON). */
+  resolve?: (alias: Alias) => YamlNode | undefined;
 }
 
 function rangeOf(lines: LineCounter, start: number, end: number): SourceRange {
@@ -181,6 +229,62 @@ function nodeAt(locator: Locator, segments: readonly string[], key: boolean): Ya
   return (last ?? undefined) as YamlNode | undefined;
 }
 
+/** The node an alias stands for, or the node itself. */
+function deref(locator: Locator, node: unknown): unknown {
+  return isAlias(node) ? locator.resolve?.(node) : node;
+}
+
+/** The property name a key becomes in the loaded value (as the value builder names it). */
+function propertyName(locator: Locator, key: unknown): string | undefined {
+  const node = deref(locator, key);
+  if (key === null || key === undefined) return '';
+  if (!isScalar(node)) return undefined;
+  return node.value === null ? '' : String(node.value);
+}
+
+/**
+ * The pair that holds the value of property `name` in the loaded mapping:
+ * the mapping's own last pair of that name, else (YAML 1.1) the one its
+ * merge keys bring in, with the value builder's precedence (a later `<<`
+ * over an earlier one, an earlier source in a `<<` list over a later one).
+ * The loader has bounded how far merges expand, so this search is bounded too.
+ */
+function findPair(locator: Locator, map: YAMLMap, name: string): Pair | undefined {
+  let own: Pair | undefined;
+  const merges: Pair[] = [];
+  for (const pair of map.items) {
+    if (locator.merge && isMergeKey(pair.key)) merges.push(pair);
+    else if (propertyName(locator, pair.key) === name) own = pair;
+  }
+  if (own) return own;
+  for (let i = merges.length - 1; i >= 0; i -= 1) {
+    const target = deref(locator, (merges[i] as Pair).value);
+    for (const source of isSeq(target) ? target.items : [target]) {
+      const m = deref(locator, source);
+      const found = isMap(m) ? findPair(locator, m, name) : undefined;
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function scalarAt(locator: Locator, segments: readonly string[], key: boolean): YamlNode | undefined {
+  let node = deref(locator, locator.root);
+  for (let i = 0; i < segments.length; i += 1) {
+    const segment = segments[i] as string;
+    const last = i === segments.length - 1;
+    if (isMap(node)) {
+      const pair = findPair(locator, node, segment);
+      if (!pair) return undefined;
+      node = deref(locator, key && last ? pair.key : pair.value);
+    } else if (isSeq(node) && !(key && last)) {
+      const item = /^(0|[1-9][0-9]*)$/.test(segment) ? node.items[Number(segment)] : undefined;
+      node = deref(locator, item);
+    } else return undefined;
+  }
+  return isScalar(node) ? (node as YamlNode) : undefined;
+}
+
 class LocatedDocument<T> implements SourceDocument<T> {
   readonly warnings: Diagnostic[];
   #locator: (() => Locator | undefined) | undefined;
@@ -197,18 +301,38 @@ class LocatedDocument<T> implements SourceDocument<T> {
     this.warnings = warnings;
   }
 
-  locate(path: string | readonly PathSegment[], options: { key?: boolean } = {}): SourceRange | undefined {
-    const segments = typeof path === 'string' ? parseJsonPointer(path) : path.map(String);
-    if (!segments) return undefined;
+  #structure(): Locator | undefined {
     if (this.#locator) {
       this.#cached = this.#locator();
       this.#locator = undefined;
     }
-    const locator = this.#cached;
+    return this.#cached;
+  }
+
+  locate(path: string | readonly PathSegment[], options: { key?: boolean } = {}): SourceRange | undefined {
+    const segments = typeof path === 'string' ? parseJsonPointer(path) : path.map(String);
+    if (!segments) return undefined;
+    const locator = this.#structure();
     if (!locator) return undefined;
     const node = nodeAt(locator, segments, options.key === true);
     if (!node?.range) return undefined;
     return rangeOf(locator.lines, node.range[0], node.range[1]);
+  }
+
+  scalar(path: string | readonly PathSegment[], options: { key?: boolean } = {}): SourceScalar | undefined {
+    const segments = typeof path === 'string' ? parseJsonPointer(path) : path.map(String);
+    if (!segments || (options.key === true && segments.length === 0)) return undefined;
+    const locator = this.#structure();
+    if (!locator) return undefined;
+    const node = scalarAt(locator, segments, options.key === true);
+    if (!node?.range || !isScalar(node)) return undefined;
+    const [start, end] = node.range;
+    return {
+      source: locator.text.slice(start, end),
+      value: node.value,
+      ...(node.tag ? { tag: node.tag } : {}),
+      range: rangeOf(locator.lines, start, end),
+    };
   }
 
   diagnostic(init: DiagnosticInit, options: { key?: boolean } = {}): Diagnostic {
@@ -878,6 +1002,7 @@ function parseYaml(text: string, options: ParseDocumentOptions, maxDepth: number
   const v11 = (options.yamlVersion ?? '1.1') === '1.1';
   const diagnostics: Diagnostic[] = [];
   let contents: YamlNode | null;
+  let composed: Document.Parsed | undefined;
   try {
     const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
     const cst = scanCst(text, tokens, maxDepth, v11);
@@ -896,6 +1021,7 @@ function parseYaml(text: string, options: ParseDocumentOptions, maxDepth: number
       if (docs.length > 1) break;
     }
     const [doc, extra] = docs;
+    composed = doc;
     if (!doc) return { ok: false, diagnostics: [tooComplex(new Error('no document'), file)] };
     for (const problem of cst.pairs) {
       const d = pairDiagnostic(text, problem, file);
@@ -964,7 +1090,13 @@ function parseYaml(text: string, options: ParseDocumentOptions, maxDepth: number
     value,
     file,
     'yaml',
-    () => ({ root: contents, lines }),
+    () => ({
+      root: contents,
+      lines,
+      text,
+      merge: v11,
+      resolve: (alias: Alias) => (composed ? (alias.resolve(composed) as YamlNode | undefined) : undefined),
+    }),
     walkCtx.diagnostics,
   );
   return { ok: true, document, diagnostics: walkCtx.diagnostics };
@@ -1022,7 +1154,9 @@ function parseJson(text: string, options: ParseDocumentOptions, maxDepth: number
         version: '1.2',
         logLevel: 'error',
       });
-      return doc.errors.length ? undefined : { root: doc.contents as YamlNode | null, lines };
+      return doc.errors.length
+        ? undefined
+        : { root: doc.contents as YamlNode | null, lines, text, merge: false };
     } catch {
       return undefined;
     }

@@ -1,4 +1,15 @@
 export { concatBytes } from './bytes.js';
+export type {
+  CheckContext,
+  CheckerFile,
+  CheckerInput,
+  FileChecker,
+  MarkerKey,
+  Misspelling,
+  RecognisedFile,
+  Recognition,
+} from './checker.js';
+export { CONFIDENCE, claimMisspelling, findMisspeltKey, recogniseFile } from './checker.js';
 export type { Diagnostic, DiagnosticInit, Severity } from './diagnostic.js';
 export {
   countBySeverity,
@@ -9,7 +20,13 @@ export {
   sortDiagnostics,
   withFile,
 } from './diagnostic.js';
-export type { ParseDocumentOptions, ParseDocumentResult, SourceDocument, SourceRange } from './document.js';
+export type {
+  ParseDocumentOptions,
+  ParseDocumentResult,
+  SourceDocument,
+  SourceRange,
+  SourceScalar,
+} from './document.js';
 export {
   DEFAULT_MAX_ALIAS_COUNT,
   DEFAULT_MAX_BYTES,
@@ -46,7 +63,25 @@ export {
   placementErrorBody,
 } from './http/error-bodies.js';
 export type { ReadJsonBodyOptions } from './http/json.js';
-export { jsonResponse, readJsonBody } from './http/json.js';
+export { jsonResponse, parseJsonBytes, readJsonBody } from './http/json.js';
+export type {
+  AuthOption,
+  CredentialsHook,
+  PolicyEnforcer,
+  PolicyEnforcerOptions,
+  PolicyRuleDefault,
+  PolicyRuleTable,
+  PolicyTarget,
+  RequestCredentials,
+} from './http/policy.js';
+export { createPolicyEnforcer, credentialsFromHeaders, credentialsHook } from './http/policy.js';
+export type { Utf8Problem, Utf8ProblemReason } from './http/utf8.js';
+export {
+  decodeUtf8Strict,
+  findUtf8Problem,
+  invalidUtf8Error,
+  pyUnicodeDecodeErrorText,
+} from './http/utf8.js';
 export type { WebobErrorFormat } from './http/webob.js';
 export { webobErrorFormat, webobErrorResponse } from './http/webob.js';
 export type { PathSegment } from './json-pointer.js';
@@ -70,16 +105,34 @@ export type {
   PluginFailure,
 } from './plugins.js';
 export { discoverPlugins, PLUGIN_MANIFEST_FIELD } from './plugins.js';
-export type { PyMapping, PyValue } from './python.js';
+export type {
+  PyExceptionName,
+  PyFailure,
+  PyJsonDumpsOptions,
+  PyJsonLoadsOptions,
+  PyJsonMapValue,
+  PyMapping,
+  PyResult,
+  PyValue,
+} from './python.js';
 export {
   isPyFloat,
   isPySpace,
+  PY_INT_MAX_DIGITS,
+  PY_JSON_MAX_DEPTH,
   PyFloat,
+  PyNumber,
   pyCompare,
   pyEquals,
+  pyFloat,
   pyFloatRepr,
+  pyInt,
   pyJsonDumps,
+  pyJsonLoads,
+  pyLstrip,
   pyRepr,
+  pyRstrip,
+  pySortedSet,
   pyStr,
   pyStrip,
   pyTruthy,
@@ -100,6 +153,17 @@ export type {
   RegistryMatch,
 } from './registry.js';
 export { createNameRegistry } from './registry.js';
+export type {
+  MemoryResourceReaderOptions,
+  ResourceReader,
+  ResourceReadOptions,
+  ResourceReadResult,
+} from './resource-reader.js';
+export {
+  createMemoryResourceReader,
+  DEFAULT_RESOURCE_MAX_BYTES,
+  normalizeResourcePath,
+} from './resource-reader.js';
 export type { SchemaDiagnosticOptions, SchemaResult } from './schema.js';
 export { describeType, diagnosticsFromZod, parseWithSchema, validateWithSchema } from './schema.js';
 export type { SuggestOptions } from './suggest.js';

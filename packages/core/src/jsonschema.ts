@@ -6,7 +6,7 @@
 // (the schema's keyword order, which is Python dict order), its messages
 // (values written with Python's repr) and its choice of the best error.
 import { SpecError } from './errors.js';
-import { PyFloat, pyCompare, pyEquals, pyRepr } from './python.js';
+import { PyNumber, pyCompare, pyEquals, pyRepr } from './python.js';
 import { compilePythonRegex } from './python-regex.js';
 
 /** The JSON types a `type` keyword may name. */
@@ -107,15 +107,15 @@ const UNSUPPORTED = new Set([
 ]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof PyFloat);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof PyNumber);
 }
 
 function isNumber(value: unknown): boolean {
-  return typeof value === 'number' || typeof value === 'bigint' || value instanceof PyFloat;
+  return typeof value === 'number' || typeof value === 'bigint' || value instanceof PyNumber;
 }
 
 function numberOf(value: unknown): number {
-  return value instanceof PyFloat ? value.value : Number(value);
+  return value instanceof PyNumber ? value.value : Number(value);
 }
 
 function isType(value: unknown, type: string): boolean {

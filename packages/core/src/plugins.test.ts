@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +105,27 @@ describe('discoverPlugins', () => {
     const { plugins, failures } = await discoverPlugins({ kind: 'x', root: join(root, 'nope') });
     expect(plugins).toEqual([]);
     expect(failures[0]?.reason).toContain('package.json could not be read');
+  });
+
+  it('reports a package.json that is a FIFO or too large without waiting or reading it', async () => {
+    const hostile = join(root, 'hostile');
+    mkdirSync(join(hostile, 'node_modules/huge'), { recursive: true });
+    writeFileSync(join(hostile, 'package.json'), JSON.stringify({ dependencies: { huge: '1' } }));
+    // Sparse: it takes no disk, but read whole it would need a gigabyte.
+    writeFileSync(join(hostile, 'node_modules/huge/package.json'), '');
+    truncateSync(join(hostile, 'node_modules/huge/package.json'), 2 ** 30);
+    const huge = await discoverPlugins({ kind: 'x', root: hostile });
+    expect(huge.failures.map((f) => [f.name, f.reason])).toEqual([
+      [
+        'huge',
+        `its package.json could not be read (it holds ${2 ** 30} bytes, more than the limit of 1048576 bytes)`,
+      ],
+    ]);
+    const piped = join(root, 'piped');
+    mkdirSync(piped);
+    expect(spawnSync('mkfifo', [join(piped, 'package.json')]).status).toBe(0);
+    const pipe = await discoverPlugins({ kind: 'x', root: piped });
+    expect(pipe.failures[0]?.reason).toContain('it is a named pipe (FIFO), not a regular file');
   });
 
   it('uses an injected module loader', async () => {

@@ -63,7 +63,9 @@ interface Manifest {
 // imported, so that the main entry also loads where they do not exist (a
 // worker runtime serving the HTTP handlers).
 interface NodeApis {
-  readFile: typeof import('node:fs/promises').readFile;
+  readTextFile: typeof import('./node/read-file.js').readTextFile;
+  isFile: (path: string) => boolean;
+  realpath: (path: string) => string;
   createRequire: typeof import('node:module').createRequire;
   path: typeof import('node:path');
   pathToFileURL: typeof import('node:url').pathToFileURL;
@@ -71,14 +73,23 @@ interface NodeApis {
 }
 
 async function loadNodeApis(): Promise<NodeApis> {
-  const [fs, module, path, url] = await Promise.all([
-    import('node:fs/promises'),
+  const [reader, fs, module, path, url] = await Promise.all([
+    import('./node/read-file.js'),
+    import('node:fs'),
     import('node:module'),
     import('node:path'),
     import('node:url'),
   ]);
   return {
-    readFile: fs.readFile,
+    readTextFile: reader.readTextFile,
+    isFile: (p) => {
+      try {
+        return fs.statSync(p, { throwIfNoEntry: false })?.isFile() === true;
+      } catch {
+        return false;
+      }
+    },
+    realpath: (p) => fs.realpathSync(p),
     createRequire: module.createRequire,
     path,
     pathToFileURL: url.pathToFileURL,
@@ -86,35 +97,39 @@ async function loadNodeApis(): Promise<NodeApis> {
   };
 }
 
+// A package.json is a few kilobytes; a bound keeps a hostile one (or a FIFO in its place) harmless.
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+
 async function readManifest(node: NodeApis, path: string): Promise<Manifest> {
-  const parsed: unknown = JSON.parse(await node.readFile(path, 'utf8'));
+  const read = node.readTextFile(path, { maxBytes: MAX_MANIFEST_BYTES });
+  if (!read.ok) throw new Error(read.reason ?? read.diagnostic.message);
+  const parsed: unknown = JSON.parse(read.text);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error(`${path} does not hold a JSON object`);
   }
   return parsed as Manifest;
 }
 
-/** Finds `node_modules/<name>/package.json` from `root` upwards, as Node does. */
+/**
+ * Finds `node_modules/<name>/package.json` from `root` upwards, in the
+ * folders Node searches. Only their existence is checked: asking Node to
+ * resolve `<name>/package.json` would make it read the whole manifest, with
+ * no bound (a gigabyte one ends the process).
+ */
 function findPackageDir(node: NodeApis, name: string, root: string): string | undefined {
-  const { createRequire } = node;
-  const { dirname, join } = node.path;
-  try {
-    const req = createRequire(join(root, 'package.json'));
-    return dirname(req.resolve(`${name}/package.json`));
-  } catch {
-    // `exports` may hide package.json; walk node_modules folders instead.
-    const req = createRequire(join(root, 'package.json'));
-    for (const base of req.resolve.paths(name) ?? []) {
-      const dir = join(base, name);
-      try {
-        req.resolve(join(dir, 'package.json'));
-        return dir;
-      } catch {
-        /* keep looking */
-      }
+  const { join } = node.path;
+  const req = node.createRequire(join(root, 'package.json'));
+  for (const base of req.resolve.paths(name) ?? []) {
+    const dir = join(base, name);
+    if (!node.isFile(join(dir, 'package.json'))) continue;
+    try {
+      // The real folder, as Node's resolver gives it (pnpm links packages into node_modules).
+      return node.realpath(dir);
+    } catch {
+      return dir;
     }
-    return undefined;
   }
+  return undefined;
 }
 
 function failure(name: string, reason: string, kind: string): PluginFailure {

@@ -32,6 +32,7 @@ export const HTTP_STATUS_TEXT: Readonly<Record<number, { title: string; explanat
     title: 'Request Entity Too Large',
     explanation: 'The body of your request was too large for this server.',
   },
+  414: { title: 'Request-URI Too Long', explanation: 'The request URI was too long for this server.' },
   415: {
     title: 'Unsupported Media Type',
     explanation:

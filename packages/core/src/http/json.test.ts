@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isStackspecError } from '../errors.js';
-import { jsonResponse, readJsonBody } from './json.js';
+import { jsonResponse, parseJsonBytes, readJsonBody } from './json.js';
+import { pyUnicodeDecodeErrorText } from './utf8.js';
 
 const post = (body: string | null) => new Request('http://x/', { method: 'POST', body });
 
@@ -88,5 +89,38 @@ describe('readJsonBody', () => {
       status: 413,
       kind: 'http',
     });
+  });
+
+  it('refuses a body that is not UTF-8 instead of storing U+FFFD', async () => {
+    const body = Uint8Array.from([
+      ...new TextEncoder().encode('{"name": "a'),
+      0xff,
+      ...new TextEncoder().encode('"}'),
+    ]);
+    await expect(readJsonBody(new Request('http://x/', { method: 'POST', body }))).rejects.toMatchObject({
+      code: 'http/invalid-utf8',
+      status: 400,
+      message: 'The request body is not valid UTF-8: invalid start byte (0xff) at byte 11.',
+    });
+    // The old lenient reading stays available on request.
+    expect(
+      await readJsonBody(new Request('http://x/', { method: 'POST', body }), { utf8: 'replace' }),
+    ).toEqual({
+      name: 'a\ufffd',
+    });
+  });
+
+  it("words the UTF-8 error as the caller asks, Python's text for instance", () => {
+    const body = Uint8Array.from([0x5b, 0xe2, 0x82, 0x5d]);
+    expect(() => parseJsonBytes(body, { describeInvalidUtf8: pyUnicodeDecodeErrorText })).toThrow(
+      "'utf-8' codec can't decode bytes in position 1-2: invalid continuation byte",
+    );
+  });
+});
+
+describe('parseJsonBytes', () => {
+  it('parses bytes already read, with the same checks', () => {
+    expect(parseJsonBytes(new TextEncoder().encode('{"a": [1]}'))).toEqual({ a: [1] });
+    expect(() => parseJsonBytes(new Uint8Array(0))).toThrow('The request body is empty');
   });
 });

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import {
   closeSync,
   constants,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -13,10 +14,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isStackspecError } from '../errors.js';
-import { readTextFile } from './read-file.js';
+import { readTextFile, readTextInput } from './read-file.js';
 
 let dir: string;
 const at = (name: string) => join(dir, name);
@@ -52,6 +54,7 @@ describe('readTextFile', () => {
   it('refuses a named pipe without waiting for a writer', () => {
     expect(readTextFile(at('fifo.yaml'), { file: 'fifo.yaml' })).toEqual({
       ok: false,
+      reason: 'it is a named pipe (FIFO), not a regular file',
       diagnostic: expect.objectContaining({
         code: 'fs/unreadable',
         severity: 'error',
@@ -85,6 +88,7 @@ describe('readTextFile', () => {
     // Endless: read, it would fill any bound.
     expect(readTextFile('/dev/zero')).toMatchObject({
       ok: false,
+      reason: 'it is a device, not a regular file',
       diagnostic: { code: 'fs/unreadable', file: '/dev/zero', message: expect.stringContaining('a device') },
     });
   });
@@ -93,6 +97,7 @@ describe('readTextFile', () => {
     expect(readTextFile(at('nowhere.yaml'), { file: 'nowhere.yaml' })).toEqual({
       ok: false,
       missing: true,
+      reason: 'it does not exist',
       diagnostic: expect.objectContaining({
         code: 'fs/not-found',
         file: 'nowhere.yaml',
@@ -101,6 +106,7 @@ describe('readTextFile', () => {
     });
     expect(readTextFile(at('loop-a'))).toMatchObject({
       ok: false,
+      reason: 'its symbolic links form a loop',
       diagnostic: {
         code: 'fs/unreadable',
         message: 'The file cannot be read: its symbolic links form a loop.',
@@ -127,6 +133,7 @@ describe('readTextFile', () => {
         hint: expect.stringContaining('maxBytes'),
       }),
       size: 2 ** 30,
+      reason: `it holds ${2 ** 30} bytes, more than the limit of ${10 * 1024 * 1024} bytes`,
     });
   });
 
@@ -143,6 +150,24 @@ describe('readTextFile', () => {
     expect(readTextFile(at('empty.yaml'), { maxBytes: 0 })).toEqual({ ok: true, text: '' });
     expect(readTextFile(at('big.yaml'), { maxBytes: Number.POSITIVE_INFINITY })).toMatchObject({ ok: true });
   });
+
+  // A file in /proc says it holds 0 bytes and yet has text: the bound must hold while reading, not
+  // only against the size found before (as for a file that grows between the two).
+  it.skipIf(!existsSync('/proc/self/maps'))(
+    'stops at the bound when a file holds more than its size says',
+    () => {
+      expect(readTextFile('/proc/self/maps', { maxBytes: 100 })).toMatchObject({
+        ok: false,
+        diagnostic: {
+          code: 'fs/too-large',
+          message: expect.stringContaining('more than the limit of 100 bytes'),
+        },
+        size: 101,
+      });
+      const whole = readTextFile('/proc/self/maps', { maxBytes: 1024 * 1024 });
+      expect(whole.ok && whole.text.length).toBeGreaterThan(100);
+    },
+  );
 
   it('refuses a bound that is not a number of bytes', () => {
     for (const maxBytes of [Number.NaN, -1, '64' as unknown as number]) {
@@ -174,6 +199,82 @@ describe('readTextFile', () => {
           /^(string|fs\/(not-found|unreadable|too-large))$/,
         );
       }),
+    );
+  });
+});
+
+describe('readTextInput', () => {
+  it('reads text and bytes, chunk by chunk, as UTF-8', async () => {
+    const r = await readTextInput(Readable.from([Buffer.from([0x61, 0xc3]), Buffer.from([0xa9]), 'b']));
+    expect(r).toEqual({ ok: true, text: 'aéb' });
+    expect(await readTextInput(Readable.from([]))).toEqual({ ok: true, text: '' });
+    expect(await readTextInput(Readable.from([Buffer.from([0xff])]))).toEqual({ ok: true, text: '\ufffd' });
+  });
+
+  it('reads input of exactly the bound and refuses one byte more', async () => {
+    expect(await readTextInput(Readable.from(['abcd']), { maxBytes: 4 })).toEqual({ ok: true, text: 'abcd' });
+    // 'é' is two bytes: four characters, five bytes.
+    expect(await readTextInput(Readable.from(['abcé']), { maxBytes: 4, file: '-' })).toEqual({
+      ok: false,
+      size: 5,
+      reason: 'it holds more than the limit of 4 bytes',
+      diagnostic: expect.objectContaining({
+        code: 'fs/too-large',
+        severity: 'error',
+        file: '-',
+        message: 'The input holds more than the limit of 4 bytes; it is not read.',
+      }),
+    });
+  });
+
+  it('stops taking endless input at the bound and releases the stream', async () => {
+    let pulled = 0;
+    const endless = new Readable({
+      read() {
+        pulled += 1;
+        this.push(Buffer.alloc(64 * 1024));
+      },
+    });
+    const r = await readTextInput(endless, { maxBytes: 1024 * 1024 });
+    expect(r).toMatchObject({ ok: false, diagnostic: { code: 'fs/too-large', file: '<stdin>' } });
+    expect(endless.destroyed).toBe(true);
+    // Node reads a little ahead, but nowhere near what an unbounded read would take.
+    expect(pulled).toBeLessThan(64);
+  });
+
+  it('says when the stream fails', async () => {
+    const failing = new Readable({
+      read() {
+        this.destroy(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }));
+      },
+    });
+    expect(await readTextInput(failing)).toMatchObject({
+      ok: false,
+      reason: 'EIO: i/o error, read',
+      diagnostic: { code: 'fs/unreadable', message: 'The input cannot be read: EIO: i/o error, read.' },
+    });
+  });
+
+  it('refuses a bound that is not a number of bytes', async () => {
+    await expect(readTextInput(Readable.from(['x']), { maxBytes: -1 })).rejects.toMatchObject({
+      code: 'fs/bad-option',
+    });
+  });
+
+  it('answers any input with text or one diagnostic, never a throw', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.string(), fc.uint8Array({ maxLength: 50 })), { maxLength: 8 }),
+        fc.nat({ max: 100 }),
+        async (chunks, maxBytes) => {
+          const r = await readTextInput(Readable.from(chunks), { maxBytes });
+          const total = chunks.reduce(
+            (n, c) => n + (typeof c === 'string' ? Buffer.byteLength(c) : c.length),
+            0,
+          );
+          expect(r.ok).toBe(total <= maxBytes);
+        },
+      ),
     );
   });
 });

@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
+import { httpRequest, rawRequest } from '../../../../test-support/raw-http.js';
 import { exitCodeFor } from '../cli/run.js';
 import { isStackspecError, type StackspecError } from '../errors.js';
-import { bytesResponse, startServer } from './serve.js';
+import { bytesResponse, DEFAULT_MAX_HEADER_BYTES, type OversizedHead, startServer } from './serve.js';
 
 describe('startServer', () => {
   it('serves a fetch handler on a free loopback port and closes cleanly', async () => {
@@ -48,6 +49,110 @@ describe('startServer', () => {
     controller.abort();
     await server.close();
     await expect(fetch(server.url)).rejects.toThrow();
+  });
+});
+
+describe('startServer with an oversized request head', () => {
+  const longLine = `GET /compute/${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`;
+  const longHeaders = `GET /placement/x HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(100_000)}\r\n\r\n`;
+
+  it('answers a long request line with 414 and long headers with 400, then serves on', async () => {
+    const server = await startServer(() => new Response('ok'));
+    try {
+      const line = await rawRequest(server.url, longLine);
+      expect(line.status).toBe(414);
+      expect(line.headers['content-type']).toBe('application/json');
+      expect(line.headers.connection).toBe('close');
+      expect(JSON.parse(line.body.toString())).toEqual({
+        error: {
+          status: 414,
+          code: 'http/request-line-too-long',
+          message: `The request line is longer than this server accepts (${DEFAULT_MAX_HEADER_BYTES} bytes for the request line and headers together).`,
+        },
+      });
+      const headers = await rawRequest(server.url, longHeaders);
+      expect(headers.status).toBe(400);
+      expect(JSON.parse(headers.body.toString()).error.code).toBe('http/headers-too-large');
+      expect(await (await fetch(server.url)).text()).toBe('ok');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("gives the head to the handler's own hook, with the path, for the service's body", async () => {
+    const seen: OversizedHead[] = [];
+    const handler = Object.assign(() => new Response('ok'), {
+      oversizedHead: (head: OversizedHead) => {
+        seen.push(head);
+        return Response.json({ mine: head.status }, { status: head.status, headers: { 'x-a': '1' } });
+      },
+    });
+    const server = await startServer(handler);
+    try {
+      const r = await rawRequest(server.url, longHeaders);
+      expect(r.status).toBe(400);
+      expect(r.headers['x-a']).toBe('1');
+      expect(JSON.parse(r.body.toString())).toEqual({ mine: 400 });
+      await rawRequest(server.url, longLine);
+      expect(seen.map((h) => [h.status, h.path?.slice(0, 10)])).toEqual([
+        [400, '/placement'],
+        [414, '/compute/a'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('prefers the hook in its options, and falls back on the neutral body when a hook throws', async () => {
+    const errors: unknown[] = [];
+    const server = await startServer(() => new Response('ok'), {
+      oversizedHead: () => {
+        throw new Error('hook failed');
+      },
+      onError: (e) => errors.push(e),
+    });
+    try {
+      const r = await rawRequest(server.url, longLine);
+      expect(r.status).toBe(414);
+      expect(JSON.parse(r.body.toString()).error.status).toBe(414);
+      expect(errors).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reads heads up to maxHeaderBytes, and tells the parts apart when they come slowly', async () => {
+    const server = await startServer((req) => new Response(String(new URL(req.url).pathname.length)), {
+      maxHeaderBytes: 32 * 1024,
+    });
+    try {
+      // 20 KB is past Node's own 16 KiB default but within the limit given.
+      const fine = await rawRequest(server.url, httpRequest('GET', `/${'a'.repeat(20_000)}`));
+      expect(fine.status).toBe(200);
+      expect(fine.body.toString()).toBe('20001');
+      // The limit is passed pieces after the request line began.
+      expect((await rawRequest(server.url, longLine, { chunkSize: 4096 })).status).toBe(414);
+      expect((await rawRequest(server.url, longHeaders, { chunkSize: 4096 })).status).toBe(400);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps Node’s bare 400 for requests it cannot parse otherwise', async () => {
+    const server = await startServer(() => new Response('ok'));
+    try {
+      const r = await rawRequest(server.url, 'NOT HTTP AT ALL\r\n\r\n');
+      expect(r.status).toBe(400);
+      expect(r.body.length).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a head limit below 1 KiB', async () => {
+    await expect(startServer(() => new Response(''), { maxHeaderBytes: 10 })).rejects.toMatchObject({
+      code: 'serve/bad-option',
+    });
   });
 });
 

@@ -135,6 +135,9 @@ describe('walkFiles: links, special files and unreadable directories', () => {
     // A link to itself: following it fails with ELOOP.
     symlinkSync('self.yaml', join(base, 'top/mid/self.yaml'));
     expect(spawnSync('mkfifo', [join(base, 'top/mid/pipe.yaml')]).status).toBe(0);
+    // Endless when read: found through a link, it must be skipped like a FIFO.
+    mkdirSync(join(base, 'dev'));
+    symlinkSync('/dev/zero', join(base, 'dev/zero.yaml'));
   });
 
   afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -165,7 +168,28 @@ describe('walkFiles: links, special files and unreadable directories', () => {
       ['fs/unreadable', 'top/mid/pipe.yaml'],
       ['fs/unreadable', '/dev/null'],
     ]);
-    expect(named.diagnostics[0]?.message).toContain('not a regular file');
+    expect(named.diagnostics[0]?.message).toBe(
+      'This is a named pipe (FIFO), not a regular file; it is skipped, since reading it could block or never end.',
+    );
+    expect(named.diagnostics[1]?.message).toMatch(/^This is a device, not a regular file/);
+  });
+
+  it('skips a link to a device such as /dev/zero, found or named, saying what it is', async () => {
+    const found = await walkFiles(['dev'], { cwd: base });
+    expect(found.files).toEqual([]);
+    expect(found.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'fs/unreadable',
+        file: 'dev/zero.yaml',
+        message: expect.stringMatching(/^This is a device, not a regular file/),
+      }),
+    ]);
+    const globbed = await walkFiles(['dev'], { cwd: base, ignore: ['nothing/**'] });
+    expect(globbed.files).toEqual([]);
+    expect(globbed.diagnostics.map((d) => [d.code, d.file])).toEqual([['fs/unreadable', 'dev/zero.yaml']]);
+    const named = await walkFiles(['dev/zero.yaml'], { cwd: base });
+    expect(named.files).toEqual([]);
+    expect(named.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('a device')]);
   });
 
   it('reports a directory it cannot read instead of quietly listing nothing under it', async () => {

@@ -3,6 +3,7 @@ import { join, posix, relative, resolve, sep } from 'node:path';
 import type fg from 'fast-glob';
 import { createDiagnostic, type Diagnostic } from '../diagnostic.js';
 import { describeError } from '../errors.js';
+import { describeFileKind } from './read-file.js';
 
 /** Options for {@link walkFiles}. */
 export interface WalkFilesOptions {
@@ -43,10 +44,10 @@ function unreadable(file: string, e: unknown): Diagnostic {
   return warning('fs/unreadable', `This path cannot be read: ${describeError(e)}.`, file);
 }
 
-function notRegular(file: string): Diagnostic {
+function notRegular(file: string, entry: Parameters<typeof describeFileKind>[0]): Diagnostic {
   return warning(
     'fs/unreadable',
-    'This is not a regular file (a FIFO, socket or device); it is skipped, since reading it could block.',
+    `This is ${describeFileKind(entry)}, not a regular file; it is skipped, since reading it could block or never end.`,
     file,
   );
 }
@@ -79,7 +80,16 @@ const NODE_FS: WalkFileSystem = {
 interface TreeEntry {
   path: string;
   name: string;
-  dirent: Pick<Dirent, 'isFile' | 'isDirectory' | 'isSymbolicLink'>;
+  dirent: Pick<
+    Dirent,
+    | 'isFile'
+    | 'isDirectory'
+    | 'isSymbolicLink'
+    | 'isFIFO'
+    | 'isSocket'
+    | 'isCharacterDevice'
+    | 'isBlockDevice'
+  >;
 }
 
 // Errors that mean "this directory cannot be read", reported; any other
@@ -249,11 +259,11 @@ export async function walkFilesWith(
         if (stat.isDirectory()) await walkDir(join(dir, entry.path), path);
         else if (stat.isFile()) {
           if (match(entry.name)) files.add(path);
-        } else if (match(entry.name)) diagnostics.push(notRegular(path));
+        } else if (match(entry.name)) diagnostics.push(notRegular(path, stat));
       } else if (entry.dirent.isFile()) {
         if (match(entry.name)) files.add(path);
       } else if (!entry.dirent.isDirectory() && match(entry.name)) {
-        diagnostics.push(notRegular(path));
+        diagnostics.push(notRegular(path, entry.dirent));
       }
     }
   };
@@ -292,7 +302,7 @@ export async function walkFilesWith(
       // A file named explicitly is taken whatever its name.
       files.add(given.startsWith('/') ? given : posix.normalize(given));
     } else {
-      diagnostics.push(notRegular(given));
+      diagnostics.push(notRegular(given, stat));
     }
   }
   return { files: [...files].sort(), diagnostics };
