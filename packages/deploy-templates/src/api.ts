@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { ironicErrorBody, isStackspecError, pyJsonDumps, readJsonBody } from '@stackspec/core';
-import { createPgliteStore } from './adapters/pglite.js';
 import {
-  createDeployTemplatePolicy,
-  credentialsFromHeaders,
-  forbidden,
-  type PolicyCheck,
-  type RequestCredentials,
-} from './policy.js';
+  type CredentialsHook,
+  credentialsHook,
+  findUtf8Problem,
+  HTTP_STATUS_TEXT,
+  ironicErrorBody,
+  isStackspecError,
+  parseJsonBytes,
+  pyJsonDumps,
+  readBodyBytes,
+  SpecError,
+  ValidationError,
+} from '@stackspec/core';
+import type { OversizedHead } from '@stackspec/core/node';
+import { createPgliteStore } from './adapters/pglite.js';
+import { createDeployTemplatePolicy, forbidden, type PolicyCheck } from './policy.js';
 import { type IronicProfile, ironicProfile } from './profile.js';
 import {
   type CallContext,
@@ -34,9 +41,16 @@ import {
  * Who is calling: credentials checked against the policy, or `'admin'` to
  * skip policy checks (Ironic's `noauth`).
  */
-export type RequestContextHook = (
-  request: Request,
-) => RequestCredentials | 'admin' | Promise<RequestCredentials | 'admin'>;
+export type RequestContextHook = CredentialsHook;
+
+/**
+ * Default largest request body: 112 KiB, the `max_request_body_size` that
+ * oslo.middleware's size limit (in front of Nova, among others) applies
+ * unless configured. Ironic itself has no limit; a deployment's proxy sets
+ * one, and a template whose steps and extra fit in Ironic's database
+ * columns (64 KiB each on MySQL) fits in this.
+ */
+export const IRONIC_MAX_BODY_BYTES = 114_688;
 
 /** Options for {@link createDeployTemplatesApi}. */
 export interface DeployTemplatesApiOptions {
@@ -60,12 +74,22 @@ export interface DeployTemplatesApiOptions {
   publicUrl?: string;
   /** Receives create/update/delete notifications. */
   notify?: (notification: TemplateNotification) => void;
+  /**
+   * Largest request body in bytes (default {@link IRONIC_MAX_BODY_BYTES}):
+   * a longer one is a 413, refused from its `Content-Length` before it is
+   * read, or as soon as it passes the limit while read.
+   */
+  maxBodyBytes?: number;
+  /** Largest list answer in bytes (default 4 MiB; ignored when `service` is given). */
+  maxListBytes?: number;
 }
 
 /** A fetch-style handler with the store it serves, for shutdown. */
 export interface DeployTemplatesApi {
   (request: Request): Promise<Response>;
   readonly service: DeployTemplateService;
+  /** Ironic's answer to a request head too large to read (for `startServer`). */
+  readonly oversizedHead: (head: OversizedHead) => Response;
 }
 
 const ALLOW = 'DELETE, GET, PATCH, POST';
@@ -150,10 +174,16 @@ function versionOneDocument(
   return doc;
 }
 
-function contextHook(auth: DeployTemplatesApiOptions['auth']): RequestContextHook {
-  if (auth === undefined || auth === 'none') return () => 'admin';
-  if (auth === 'trusted-headers') return (request) => credentialsFromHeaders(request.headers);
-  return auth;
+/** Whether a request's body is JSON by its media type (Ironic decodes those before routing to a controller). */
+function isJsonType(request: Request): boolean {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || type.endsWith('+json');
+}
+
+/** The request's `Content-Length`, when it is a whole number. */
+function contentLength(request: Request): number | undefined {
+  const v = request.headers.get('content-length')?.trim();
+  return v && /^\d+$/.test(v) ? Number(v) : undefined;
 }
 
 /**
@@ -175,12 +205,45 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
     createDeployTemplateService(options.store ?? createPgliteStore(), {
       profile,
       ...(options.maxLimit !== undefined ? { maxLimit: options.maxLimit } : {}),
+      ...(options.maxListBytes !== undefined ? { maxListBytes: options.maxListBytes } : {}),
       ...(options.notify ? { notify: options.notify } : {}),
     });
-  const hook = contextHook(options.auth);
+  const hook = credentialsHook(options.auth);
   const policy = options.policy ?? createDeployTemplatePolicy();
+  const maxBody = options.maxBodyBytes ?? IRONIC_MAX_BODY_BYTES;
+  if (typeof maxBody !== 'number' || !(maxBody >= 0)) {
+    throw new SpecError(`maxBodyBytes must be a number of bytes, 0 or more, not ${String(maxBody)}.`, {
+      code: 'deploy-templates/bad-option',
+    });
+  }
+  // Errors of the layers in front of Ironic's controllers carry no version headers.
+  const early = (status: number, description: string) =>
+    body(status, ironicErrorBody(status, description, 'webob'), new Headers());
+  const tooLarge = (declared: boolean) =>
+    early(
+      413,
+      declared
+        ? `Request is too large. Larger than max_request_body_size (${maxBody}).`
+        : `Request is too large. Larger than ${maxBody}.`,
+    );
+  // Reads a request's body within the limit: the bytes, or the 413 to answer.
+  const readBytes = async (request: Request): Promise<Uint8Array | Response> => {
+    try {
+      return await readBodyBytes(request, { maxBytes: maxBody });
+    } catch (e) {
+      if (isStackspecError(e) && e.code === 'http/body-too-large') return tooLarge(false);
+      throw e;
+    }
+  };
+  // Ironic's web framework decodes a JSON body before any controller runs and
+  // answers a bare 400 when it is not UTF-8 (whatever the method).
+  const notUtf8 = (request: Request, bytes: Uint8Array) =>
+    isJsonType(request) && findUtf8Problem(bytes) !== undefined;
 
   const handler = async (request: Request): Promise<Response> => {
+    // A size limit sits in front of everything, as a proxy's or oslo's would.
+    const declared = contentLength(request);
+    if (declared !== undefined && declared > maxBody) return tooLarge(true);
     const url = new URL(request.url);
     const base = (options.publicUrl ?? url.origin).replace(/\/+$/, '');
     const method = request.method.toUpperCase();
@@ -198,7 +261,14 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
       jsonSuffix = true;
     }
     // Ironic's root answers every method with the version document.
-    if (path === '') return body(200, rootDocument(base, profile), new Headers());
+    if (path === '') {
+      if (method !== 'GET') {
+        const bytes = await readBytes(request);
+        if (bytes instanceof Response) return bytes;
+        if (notUtf8(request, bytes)) return early(400, '');
+      }
+      return body(200, rootDocument(base, profile), new Headers());
+    }
     const segments = path.split('/').slice(1);
     // Ironic's root hands a path that does not start with /v1 to the v1 controller whole:
     // /deploy_templates is /v1/deploy_templates (the "bookmark" links point there).
@@ -229,6 +299,9 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
 
     if (v1Document) {
       if (method !== 'GET') {
+        const bytes = await readBytes(request);
+        if (bytes instanceof Response) return bytes;
+        if (notUtf8(request, bytes)) return early(400, '');
         return body(
           405,
           ironicErrorBody(
@@ -256,6 +329,13 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
       return body(405, ironicErrorBody(405, '', 'webob'), new Headers({ allow: ALLOW }));
     }
 
+    let bytes: Uint8Array = new Uint8Array(0);
+    if (method !== 'GET') {
+      const read = await readBytes(request);
+      if (read instanceof Response) return read;
+      if (notUtf8(request, read)) return early(400, '');
+      bytes = read;
+    }
     const query = queryOf(url);
     try {
       const who = await hook(request);
@@ -266,7 +346,17 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
           if (who !== 'admin' && !policy(rule, who)) throw forbidden(rule);
         },
       };
-      const readBody = () => readJsonBody(request, { emptyValue: {} });
+      const readBody = async () => {
+        try {
+          return parseJsonBytes(bytes, { emptyValue: {} });
+        } catch (e) {
+          // A body of another media type is decoded later, and its failure is a controller's 400.
+          if (isStackspecError(e) && e.code === 'http/invalid-utf8') {
+            throw new ValidationError(HTTP_STATUS_TEXT[400]?.explanation, { code: e.code });
+          }
+          throw e;
+        }
+      };
       switch (method) {
         case 'GET':
           return body(
@@ -299,5 +389,6 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
       );
     }
   };
-  return Object.assign(handler, { service });
+  const oversizedHead = (head: OversizedHead) => early(head.status, head.message);
+  return Object.assign(handler, { service, oversizedHead });
 }

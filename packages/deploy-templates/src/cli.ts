@@ -1,6 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
+  createDiagnostic,
   type Diagnostic,
   describeError,
   isStackspecError,
@@ -20,7 +21,9 @@ import {
   runCli,
   stderrColors,
   UsageError,
+  usage,
 } from '@stackspec/core/cli';
+import { readTextFile, readTextInput } from '@stackspec/core/node';
 import { type Command, Option } from 'commander';
 import { createPgliteStore } from './adapters/pglite.js';
 import { createHttpClient, createLocalClient, type DeployTemplateClient } from './client.js';
@@ -28,7 +31,7 @@ import { type DriverStep, explainDeploySteps, type PlanTemplate, type RequestedS
 import { type IronicProfile, ironicProfile } from './profile.js';
 import { serveDeployTemplates } from './serve.js';
 import { createDeployTemplateService } from './service.js';
-import type { DeployTemplateStore } from './store/types.js';
+import type { SqlDeployTemplateStore } from './store/sql-store.js';
 
 /** Fields a user may ask `show`/`list --fields` for (as the OpenStack client offers them). */
 export const CLIENT_FIELDS = ['uuid', 'name', 'steps', 'extra', 'created_at', 'updated_at'] as const;
@@ -62,12 +65,16 @@ interface GlobalOptions {
   profile: 'latest' | '21.4';
 }
 
+/** A failed bounded read as the error the command reports: the file's diagnostic, located. */
+function unreadArgument(diagnostic: Diagnostic): ValidationError {
+  return new ValidationError(undefined, { code: 'deploy-templates/bad-argument', diagnostics: [diagnostic] });
+}
+
 async function readStdin(io: CliIO): Promise<string> {
   if (!io.stdin) return '';
-  const chunks: Buffer[] = [];
-  for await (const chunk of io.stdin)
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  const r = await readTextInput(io.stdin);
+  if (!r.ok) throw unreadArgument(r.diagnostic);
+  return r.text;
 }
 
 function isFile(path: string): boolean {
@@ -109,7 +116,9 @@ async function readArgumentDocument(
     format = 'yaml';
   } else if (isFile(resolve(io.cwd, value))) {
     file = value;
-    text = readFileSync(resolve(io.cwd, value), 'utf8');
+    const r = readTextFile(resolve(io.cwd, value), { file: value });
+    if (!r.ok) throw unreadArgument(r.diagnostic);
+    text = r.text;
     format = 'yaml';
   }
   // A JSON string is read as the OpenStack client reads it (json.loads: a repeated key keeps its last value).
@@ -154,10 +163,77 @@ function objectView(t: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** Where the templates are, as the options and the environment say. */
+type Target =
+  | { kind: 'endpoint'; url: string }
+  | { kind: 'postgres'; url: string }
+  | { kind: 'pglite'; dir: string }
+  | { kind: 'none' };
+
+const PLACES = [
+  { key: 'osEndpoint', option: '--os-endpoint', env: 'OS_ENDPOINT', kind: 'endpoint' },
+  { key: 'databaseUrl', option: '--database-url', env: 'STACKSPEC_DATABASE_URL', kind: 'postgres' },
+  { key: 'dataDir', option: '--data-dir', env: 'STACKSPEC_DATA_DIR', kind: 'pglite' },
+] as const;
+
+function listed(words: readonly string[], last: 'and' | 'or'): string {
+  return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${last} ${words.at(-1)}`;
+}
+
+/**
+ * Where the templates are. An option on the command line wins over every
+ * environment variable (an exported OS_ENDPOINT must not send
+ * `--data-dir D` to a server); two places given the same way, two options
+ * or (with no option) two variables, are refused, since either guess could
+ * write to the wrong store. `serve` and `migrate` open a store themselves:
+ * for them OS_ENDPOINT does not count, and --os-endpoint is refused.
+ */
+function resolveTarget(g: GlobalOptions, io: CliIO, forServer = false): Target {
+  if (forServer && g.osEndpoint)
+    usage(
+      '--os-endpoint names a server to talk to; this command opens a store itself.',
+      'Give --data-dir DIR or --database-url postgres://… instead.',
+    );
+  const places = PLACES.filter((p) => !forServer || p.kind !== 'endpoint');
+  const given = places.filter((p) => g[p.key]);
+  if (given.length > 1) {
+    usage(
+      `Give only one of ${listed(
+        given.map((p) => p.option),
+        'and',
+      )}: each names a different place for the templates.`,
+    );
+  }
+  let place = given[0];
+  let value = place ? g[place.key] : undefined;
+  if (!place) {
+    const set = places.filter((p) => io.env[p.env]);
+    if (set.length > 1) {
+      const names = set.map((p) => p.env);
+      usage(
+        `${set.length === 2 ? `Both ${listed(names, 'and')} are` : `${listed(names, 'and')} are all`} set, and each names a different place for the templates.`,
+        `Choose one with ${listed(
+          set.map((p) => p.option),
+          'or',
+        )} (an option wins over the environment), or unset all but one.`,
+      );
+    }
+    place = set[0];
+    value = place ? io.env[place.env] : undefined;
+  }
+  if (!place || !value) return { kind: 'none' };
+  if (place.kind === 'endpoint') return { kind: 'endpoint', url: value };
+  if (place.kind === 'postgres') return { kind: 'postgres', url: value };
+  return { kind: 'pglite', dir: value };
+}
+
+const NOWHERE =
+  'Say where the templates are: --os-endpoint URL (a server), --data-dir DIR (embedded) or --database-url postgres://…';
+
 async function openClient(g: GlobalOptions, io: CliIO): Promise<DeployTemplateClient> {
-  const endpoint = g.osEndpoint ?? io.env.OS_ENDPOINT;
+  const target = resolveTarget(g, io);
   const auth = g.osAuthType ?? io.env.OS_AUTH_TYPE;
-  if (endpoint) {
+  if (target.kind === 'endpoint') {
     if (auth && auth !== 'none' && !(g.osToken ?? io.env.OS_TOKEN)) {
       throw new UsageError(
         `Only --os-auth-type none (or a token with --os-token) is supported, not ${auth}.`,
@@ -166,26 +242,72 @@ async function openClient(g: GlobalOptions, io: CliIO): Promise<DeployTemplateCl
     const token = g.osToken ?? io.env.OS_TOKEN;
     const version = g.osBaremetalApiVersion ?? io.env.OS_BAREMETAL_API_VERSION;
     return createHttpClient({
-      endpoint,
+      endpoint: target.url,
       ...(version ? { version } : {}),
       ...(token ? { headers: { 'X-Auth-Token': token } } : {}),
     });
   }
-  const store = await openStore(g, io);
+  const store = await openStore(target, io);
+  try {
+    // Open it now: a data directory held by another process is refused before any work is done.
+    await store.list({ limit: 1 });
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
   return createLocalClient(createDeployTemplateService(store, { profile: ironicProfile(g.profile) }));
 }
 
-async function openStore(g: GlobalOptions, io: CliIO): Promise<DeployTemplateStore> {
-  const url = g.databaseUrl ?? io.env.STACKSPEC_DATABASE_URL;
-  const dir = g.dataDir ?? io.env.STACKSPEC_DATA_DIR;
-  if (url) {
+/** Settings of `serve` for the store it opens. */
+interface StoreSettings {
+  migrate?: boolean;
+  maxConnections?: number;
+  statementTimeoutMillis?: number;
+}
+
+async function openStore(
+  target: Target,
+  io: CliIO,
+  settings: StoreSettings = {},
+): Promise<SqlDeployTemplateStore> {
+  // A lock taken over from a killed process, a dropped pooled connection: said, not hidden.
+  const log = (line: string) => io.stderr.write(`warning: ${line}\n`);
+  const migrate = settings.migrate === false ? { migrate: false } : {};
+  if (target.kind === 'postgres') {
     const { createPostgresStore } = await import('./adapters/postgres.js');
-    return createPostgresStore({ connectionString: url });
+    return createPostgresStore({
+      connectionString: target.url,
+      log,
+      ...migrate,
+      ...(settings.maxConnections ? { maxConnections: settings.maxConnections } : {}),
+      ...(settings.statementTimeoutMillis ? { statementTimeoutMillis: settings.statementTimeoutMillis } : {}),
+    });
   }
-  if (dir) return createPgliteStore({ dataDir: resolve(io.cwd, dir) });
-  throw new UsageError(
-    'Say where the templates are: --os-endpoint URL (a server), --data-dir DIR (embedded) or --database-url postgres://…',
-  );
+  if (target.kind === 'pglite')
+    return createPgliteStore({ dataDir: resolve(io.cwd, target.dir), log, ...migrate });
+  throw new UsageError(NOWHERE);
+}
+
+/** How a command line names the store it opened, for messages. */
+function describeTarget(target: Target): string {
+  if (target.kind === 'postgres') return 'PostgreSQL';
+  if (target.kind === 'pglite') return `PGlite in ${target.dir}`;
+  return 'PGlite in memory';
+}
+
+const LOCKED_HINT =
+  'Another process has this data directory open. If it is a server, send the command to it instead with --os-endpoint and the URL it printed when it started (for stackspec serve, that URL followed by /baremetal); otherwise wait until it has finished.';
+const LOCKED_SERVE_HINT =
+  'Another process has this data directory open. If it is a server, clients can use it with --os-endpoint and the URL it printed when it started; stop it before opening the directory from here.';
+
+/** A data directory held by another process, as a usage error with what to do instead. */
+function lockedUsage(e: unknown, hint: string): unknown {
+  if (!isStackspecError(e) || e.code !== 'store/locked' || e.kind === 'usage') return e;
+  return new UsageError(e.message, {
+    code: 'store/locked',
+    cause: e,
+    diagnostics: [createDiagnostic({ code: 'store/locked', message: e.message, hint })],
+  });
 }
 
 function print(io: CliIO, text: string): void {
@@ -478,8 +600,9 @@ function defineTemplateCommands(template: Command, io: CliIO, globals: () => Glo
  * the plan then shows them masked.
  */
 async function planTemplates(g: GlobalOptions, io: CliIO): Promise<PlanTemplate[]> {
-  if (!(g.osEndpoint ?? io.env.OS_ENDPOINT)) {
-    const store = await openStore(g, io);
+  const target = resolveTarget(g, io);
+  if (target.kind !== 'endpoint') {
+    const store = await openStore(target, io);
     try {
       return await store.list();
     } finally {
@@ -504,6 +627,38 @@ function locateInArgument(d: Diagnostic, docs: Record<string, SourceDocument | u
   if (!doc) return d;
   const { file: _f, line: _l, column: _c, endLine: _el, endColumn: _ec, ...init } = d;
   return doc.diagnostic({ ...init, path: rest.length ? `/${rest.join('/')}` : '' });
+}
+
+/** A whole number from the command line, or a usage error naming the option. */
+function wholeNumber(option: string, value: string, min: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min)
+    usage(`${option} must be a whole number${min > 0 ? ` of at least ${min}` : ''}, not ${value}.`);
+  return n;
+}
+
+/** The store settings of `serve`, checked against the store they apply to. */
+function storeSettings(
+  target: Target,
+  o: { migrate: boolean; poolSize?: string; statementTimeout?: string },
+): StoreSettings {
+  if (target.kind !== 'postgres' && (o.poolSize !== undefined || o.statementTimeout !== undefined))
+    usage(
+      `${o.poolSize !== undefined ? '--pool-size' : '--statement-timeout'} applies to PostgreSQL only, and this server keeps templates in ${describeTarget(target)}.`,
+      'Give --database-url postgres://… (or STACKSPEC_DATABASE_URL), or leave the option out.',
+    );
+  if (target.kind === 'none' && !o.migrate)
+    usage(
+      '--no-migrate needs a database that was migrated before; in memory there is none.',
+      'Give --data-dir DIR or --database-url postgres://…, migrated with stackspec-baremetal migrate.',
+    );
+  return {
+    ...(o.migrate ? {} : { migrate: false }),
+    ...(o.poolSize !== undefined ? { maxConnections: wholeNumber('--pool-size', o.poolSize, 1) } : {}),
+    ...(o.statementTimeout !== undefined
+      ? { statementTimeoutMillis: wholeNumber('--statement-timeout', o.statementTimeout, 0) }
+      : {}),
+  };
 }
 
 class ExitSignal extends Error {
@@ -564,6 +719,15 @@ export async function runBaremetalCli(
     )
     .option('--max-limit <n>', 'largest page size', '1000')
     .option('--public-url <url>', 'root URL used in links')
+    .option(
+      '--no-migrate',
+      'create nothing: check that `stackspec-baremetal migrate` brought the tables up to date, and fail if not (for a role that may only read and write rows)',
+    )
+    .option('--pool-size <n>', 'largest number of PostgreSQL connections (default 10)')
+    .option(
+      '--statement-timeout <ms>',
+      "cancel a PostgreSQL statement that runs longer (default: the server's statement_timeout)",
+    )
     .action(
       async (o: {
         port: string;
@@ -571,6 +735,9 @@ export async function runBaremetalCli(
         auth: 'none' | 'trusted-headers';
         maxLimit: string;
         publicUrl?: string;
+        migrate: boolean;
+        poolSize?: string;
+        statementTimeout?: string;
       }) => {
         const g = globals();
         const port = Number(o.port);
@@ -579,10 +746,10 @@ export async function runBaremetalCli(
           throw new UsageError(`--port must be 0..65535, not ${o.port}`);
         if (!Number.isInteger(maxLimit) || maxLimit < 1)
           throw new UsageError(`--max-limit must be a positive integer, not ${o.maxLimit}`);
-        const url = g.databaseUrl ?? io.env.STACKSPEC_DATABASE_URL;
-        const dir = g.dataDir ?? io.env.STACKSPEC_DATA_DIR;
-        const store = url || dir ? await openStore(g, io) : createPgliteStore();
-        const where = url ? 'PostgreSQL' : dir ? `PGlite in ${dir}` : 'PGlite in memory';
+        const target = resolveTarget(g, io, true);
+        const settings = storeSettings(target, o);
+        const store = target.kind === 'none' ? createPgliteStore() : await openStore(target, io, settings);
+        const where = describeTarget(target);
         let server: Awaited<ReturnType<typeof serveDeployTemplates>>;
         try {
           server = await serveDeployTemplates({
@@ -599,10 +766,15 @@ export async function runBaremetalCli(
           // and carries a hint, and runCli prints it and exits 2. serveDeployTemplates has closed
           // the store already.
           if (isStackspecError(e) && e.kind === 'usage') throw e;
+          // Another process serves this data directory: say how to reach it instead (exit 2).
+          if (isStackspecError(e) && e.code === 'store/locked') throw lockedUsage(e, LOCKED_SERVE_HINT);
           // The store is opened before listening: an unreachable database ends here.
           const code = (e as { code?: unknown }).code;
           if (!isStackspecError(e) && typeof code !== 'string') throw e;
-          io.stderr.write(`Cannot serve on ${o.host}:${port} (store: ${where}): ${describeError(e)}\n`);
+          const hint = isStackspecError(e) ? e.diagnostics[0]?.hint : undefined;
+          io.stderr.write(
+            `Cannot serve on ${o.host}:${port} (store: ${where}): ${describeError(e)}\n${hint ? `hint: ${hint}\n` : ''}`,
+          );
           throw new ExitSignal(EXIT.findings);
         }
         io.stderr.write(
@@ -623,6 +795,38 @@ export async function runBaremetalCli(
       },
     );
 
+  program
+    .command('migrate')
+    .description(
+      'Create or upgrade the deploy template tables of --database-url or --data-dir, then exit; run it as the owner, so that serve --no-migrate needs no right to create',
+    )
+    .action(async () => {
+      const target = resolveTarget(globals(), io, true);
+      if (target.kind === 'none')
+        usage(
+          'Say which database to migrate: --database-url postgres://… (or STACKSPEC_DATABASE_URL) or --data-dir DIR (or STACKSPEC_DATA_DIR).',
+        );
+      const where = describeTarget(target);
+      const store = await openStore(target, io);
+      try {
+        const done = await store.migrate();
+        print(
+          io,
+          done.applied.length
+            ? `Migrated the deploy template tables (store: ${where}, schema ${done.schema}) to version ${done.version}: applied ${done.applied.map((m) => `${m.version} (${m.name})`).join(', ')}.`
+            : `The deploy template tables (store: ${where}, schema ${done.schema}) are at version ${done.version} already; nothing to do.`,
+        );
+      } catch (e) {
+        if (isStackspecError(e) && e.code === 'store/locked') throw lockedUsage(e, LOCKED_SERVE_HINT);
+        if (!isStackspecError(e)) throw e;
+        const hint = e.diagnostics[0]?.hint;
+        io.stderr.write(`Cannot migrate (store: ${where}): ${e.message}\n${hint ? `hint: ${hint}\n` : ''}`);
+        throw new ExitSignal(EXIT.findings);
+      } finally {
+        await store.close();
+      }
+    });
+
   const template = program
     .command('deploy')
     .description('Deploy resources')
@@ -637,7 +841,7 @@ export async function runBaremetalCli(
         return EXIT.ok;
       } catch (e) {
         if (e instanceof ExitSignal) return e.code;
-        throw e;
+        throw lockedUsage(e, LOCKED_HINT);
       }
     },
     io,

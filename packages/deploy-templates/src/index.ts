@@ -3,7 +3,8 @@ import * as cli from './cli.js';
 export type { PgliteStoreOptions } from './adapters/pglite.js';
 export { createPgliteStore } from './adapters/pglite.js';
 export type { DeployTemplatesApi, DeployTemplatesApiOptions, RequestContextHook } from './api.js';
-export { createDeployTemplatesApi } from './api.js';
+export { createDeployTemplatesApi, IRONIC_MAX_BODY_BYTES } from './api.js';
+export { deployTemplateChecker } from './checker.js';
 export type { DeployTemplateClient, HttpClientOptions } from './client.js';
 export { createHttpClient, createLocalClient } from './client.js';
 export type { CheckedTemplate, PatchOperation } from './ironic-rules.js';
@@ -46,6 +47,7 @@ export {
   credentialsFromHeaders,
   DEPLOY_TEMPLATE_RULES,
   forbidden,
+  IRONIC_DEPLOY_TEMPLATE_POLICY,
 } from './policy.js';
 export type { DeployInterface, IronicProfile } from './profile.js';
 export { DEPLOY_INTERFACE_RANK, DEPLOY_INTERFACES, ironicProfile } from './profile.js';
@@ -81,8 +83,14 @@ export type {
   QueryParams,
   TemplateNotification,
 } from './service.js';
-export { createDeployTemplateService, TEMPLATE_FIELDS } from './service.js';
-export type { SqlDriver, SqlExecutor, SqlStoreOptions } from './store/sql-store.js';
+export { createDeployTemplateService, DEFAULT_MAX_LIST_BYTES, TEMPLATE_FIELDS } from './service.js';
+export type {
+  MigrationResult,
+  SqlDeployTemplateStore,
+  SqlDriver,
+  SqlExecutor,
+  SqlStoreOptions,
+} from './store/sql-store.js';
 export { createSqlStore, MIGRATIONS, OBJECT_VERSION } from './store/sql-store.js';
 export type {
   DeployTemplateStore,

@@ -14,9 +14,11 @@ export interface DeployTemplatesServer extends RunningServer {}
 
 /**
  * Serves the deploy template API over HTTP with Node's `http` module. The
- * store is opened (and migrated) before the port is bound, so a database
- * that cannot be reached fails here, with the store's error, instead of
- * answering every request with a 500. When that fails, or nothing can
+ * store is opened (and migrated, or only checked with `migrate: false`)
+ * before the port is bound, so a database that cannot be reached, tables
+ * that are missing, or a data directory another process holds
+ * (`store/locked`) fail here, with the store's error, instead of answering
+ * every request with a 500. When that fails, or nothing can
  * listen on the host and port, the store is closed again and the error
  * rethrown: for listening, core's `UsageError` (`serve/address-in-use` for
  * a port that is taken, `serve/bad-port`, `serve/bad-host`…) with a hint

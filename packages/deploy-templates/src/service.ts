@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { isUuidLike, NotFoundError, pyRepr, pyStr, ValidationError } from '@stackspec/core';
+import {
+  isUuidLike,
+  NotFoundError,
+  pyInt,
+  pyJsonDumps,
+  pyRepr,
+  pyStr,
+  pyStrip,
+  SpecError,
+  ValidationError,
+} from '@stackspec/core';
 import { checkPatchDocument, checkPatchedStep, checkTemplate } from './ironic-rules.js';
 import { applyPatchOperation, JsonPatchFailure, type JsonPatchOperation } from './json-patch.js';
 import { maskSecrets } from './masking.js';
@@ -46,7 +56,26 @@ export interface DeployTemplateServiceOptions {
   newUuid?: () => string;
   /** Receives start/end/error notifications around each write. */
   notify?: (notification: TemplateNotification) => void;
+  /**
+   * Largest list answer, in bytes of JSON (default
+   * {@link DEFAULT_MAX_LIST_BYTES}). A page that would grow past it ends
+   * early with a `next` link, as a page cut at the limit does; a page holds
+   * at least one template, whatever its size.
+   */
+  maxListBytes?: number;
 }
+
+/**
+ * Default largest list answer: 4 MiB of JSON, some 36 templates of the
+ * largest body the API accepts, and a thousand ordinary ones.
+ */
+export const DEFAULT_MAX_LIST_BYTES = 4 * 1024 * 1024;
+
+// Rows are read from the store in batches of about this many bytes, so a
+// list never holds more than a batch of rows beside the page it builds.
+const LIST_BATCH_BYTES = 1024 * 1024;
+const LIST_FIRST_BATCH = 10;
+const LIST_MAX_BATCH = 200;
 
 /** The fields a template exposes; `links` is always added. */
 export const TEMPLATE_FIELDS = [
@@ -127,7 +156,7 @@ function parseFields(value: string | readonly string[] | undefined): string[] | 
 function parseBool(name: string, value: string | readonly string[] | undefined): boolean | undefined {
   if (value === undefined) return undefined;
   const text = pyStr(value);
-  const lowered = text.trim().toLowerCase();
+  const lowered = pyStrip(text).toLowerCase();
   if (TRUE_WORDS.includes(lowered)) return true;
   if (FALSE_WORDS.includes(lowered)) return false;
   const acceptable = [...TRUE_WORDS, ...FALSE_WORDS]
@@ -139,11 +168,10 @@ function parseBool(name: string, value: string | readonly string[] | undefined):
 
 function parseInteger(name: string, value: string | readonly string[] | undefined): number | undefined {
   if (value === undefined) return undefined;
-  // Python's int() on the raw text: surrounding blanks, a sign and digit groups with underscores.
-  if (typeof value !== 'string' || !/^\s*[+-]?\d+(_\d+)*\s*$/.test(value)) {
-    throw bad(`Expected an integer for ${name}: ${pyStr(value)}`);
-  }
-  return Number.parseInt(value.replace(/_/g, '').trim(), 10);
+  // Python's int() on the raw text, as Ironic reads it.
+  const n = typeof value === 'string' ? pyInt(value) : undefined;
+  if (!n?.ok) throw bad(`Expected an integer for ${name}: ${pyStr(value)}`);
+  return Number(n.value);
 }
 
 function isLogicalName(value: string): boolean {
@@ -199,6 +227,12 @@ export function createDeployTemplateService(
 ): DeployTemplateService {
   const profile = options.profile ?? ironicProfile();
   const maxLimit = options.maxLimit ?? 1000;
+  const maxListBytes = options.maxListBytes ?? DEFAULT_MAX_LIST_BYTES;
+  if (typeof maxListBytes !== 'number' || !(maxListBytes > 0)) {
+    throw new SpecError(`maxListBytes must be a number of bytes above 0, not ${String(maxListBytes)}.`, {
+      code: 'deploy-templates/bad-option',
+    });
+  }
   const newUuid = options.newUuid ?? randomUUID;
   const authorize = async (ctx: CallContext, rule: DeployTemplateRule) => {
     await ctx.authorize?.(rule);
@@ -290,16 +324,42 @@ export function createDeployTemplateService(
       if (!SORT_KEYS.includes(effectiveKey as SortKey)) {
         throw bad(`The sort_key value "${sortKey}" is an invalid field for sorting`);
       }
-      const rows = await store.list({
-        limit,
-        sortKey: effectiveKey as SortKey,
-        sortDir,
-        ...(markerTemplate ? { marker: markerTemplate } : {}),
-      });
-      const items = rows.map((t) => toBody(t, ctx.baseUrl, fields));
+      // Read the page in batches and stop once it would pass maxListBytes: a list of
+      // large templates then costs a batch and a page of memory, not the whole table.
+      const items: Record<string, unknown>[] = [];
+      let size = 0;
+      let last: StoredTemplate | undefined;
+      let cut = false;
+      let cursor = markerTemplate;
+      let batch = LIST_FIRST_BATCH;
+      while (items.length < limit && !cut) {
+        const want = Math.min(batch, limit - items.length);
+        const rows = await store.list({
+          limit: want,
+          sortKey: effectiveKey as SortKey,
+          sortDir,
+          ...(cursor ? { marker: cursor } : {}),
+        });
+        let batchBytes = 0;
+        for (const row of rows) {
+          const item = toBody(row, ctx.baseUrl, fields);
+          const itemBytes = pyJsonDumps(item).length + 2;
+          if (items.length > 0 && size + itemBytes > maxListBytes) {
+            cut = true;
+            break;
+          }
+          items.push(item);
+          size += itemBytes;
+          batchBytes += itemBytes;
+          last = row;
+        }
+        if (cut || rows.length < want) break;
+        cursor = rows[rows.length - 1];
+        const average = batchBytes / Math.max(rows.length, 1);
+        batch = Math.max(1, Math.min(LIST_MAX_BATCH, Math.floor(LIST_BATCH_BYTES / Math.max(average, 1))));
+      }
       const body: Record<string, unknown> = { deploy_templates: items };
-      const last = rows[rows.length - 1];
-      if (last && rows.length === limit) {
+      if (last && (items.length === limit || cut)) {
         const args = [`sort_key=${sortKey}`, `sort_dir=${sortDir}`];
         if (detail !== undefined) args.push(`detail=${detail ? 'True' : 'False'}`);
         if (fields?.length) args.push(`fields=${fields.join(',')}`);

@@ -11,6 +11,16 @@ describe('parseApiVersion', () => {
     expect(parseApiVersion(' 1.5')).toEqual({ major: 1, minor: 5 });
     for (const bad of ['1', '1.2.3', '1.a', '', 'latest']) expect(parseApiVersion(bad)).toBeUndefined();
   });
+
+  it("takes the whitespace and digits Python's int() takes, and refuses what it refuses", () => {
+    // A header is Latin-1 text to Ironic: NEL and NBSP are whitespace to int(), as are ASCII ones.
+    expect(parseApiVersion('1.5\u0085')).toEqual({ major: 1, minor: 5 });
+    expect(parseApiVersion('\u00a01_0.5\t')).toEqual({ major: 10, minor: 5 });
+    expect(parseApiVersion('1.\u0665')).toEqual({ major: 1, minor: 5 });
+    for (const bad of ['\ufeff1.5', '\u001c1.5', '1.5_', '1.-_5', `1.${'1'.repeat(4301)}`]) {
+      expect(parseApiVersion(bad), JSON.stringify(bad).slice(0, 20)).toBeUndefined();
+    }
+  });
 });
 
 describe('negotiateVersion', () => {

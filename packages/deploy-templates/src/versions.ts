@@ -1,4 +1,4 @@
-import { readMicroversionHeader } from '@stackspec/core';
+import { pyInt, readMicroversionHeader } from '@stackspec/core';
 import type { IronicProfile } from './profile.js';
 
 /** Oldest microversion Ironic serves. */
@@ -29,17 +29,17 @@ export type VersionResult =
   | { ok: true; version: ApiVersion }
   | { ok: false; message: string; withRange: boolean };
 
-function pyInt(text: string): number | undefined {
-  return /^\s*[+-]?\d+(_\d+)*\s*$/.test(text) ? Number.parseInt(text.replace(/_/g, ''), 10) : undefined;
-}
-
-/** Parses `1.55` the way Ironic does (Python `int()` per part, so `01.055` is 1.55). */
+/**
+ * Parses `1.55` the way Ironic does: Python `int()` on each part (core's
+ * `pyInt`), so `01.055` is 1.55 and ` 1. 55 ` is too; a part int() refuses
+ * makes the whole version invalid.
+ */
 export function parseApiVersion(text: string): ApiVersion | undefined {
   const parts = text.split('.');
   if (parts.length !== 2) return undefined;
   const [major, minor] = parts.map(pyInt);
-  if (major === undefined || minor === undefined) return undefined;
-  return { major, minor };
+  if (!major?.ok || !minor?.ok) return undefined;
+  return { major: Number(major.value), minor: Number(minor.value) };
 }
 
 /** Formats a version as `major.minor`. */

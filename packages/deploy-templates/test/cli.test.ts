@@ -350,6 +350,54 @@ describe('stackspec-baremetal with an embedded store', () => {
     expect(dup.err()).toBe('A deploy template with name CUSTOM_E already exists. (HTTP 409)\n');
   });
 
+  it('uses an explicit --data-dir even when OS_ENDPOINT is exported', async () => {
+    const data = join(dir, 'explicit-over-env');
+    // Nothing listens on port 9: a command that went there would fail.
+    const env = {
+      OS_ENDPOINT: 'http://127.0.0.1:9',
+      STACKSPEC_DATABASE_URL: 'postgres://x@127.0.0.1:9/none',
+    };
+    const create = memoryIO({ cwd: dir, env });
+    const args = ['deploy', 'template', 'create', 'CUSTOM_MINE', '--steps', JSON.stringify(steps)];
+    expect(await runBaremetalCli(['--data-dir', data, ...args], create)).toBe(0);
+    expect(create.err()).toBe('');
+    const list = memoryIO({ cwd: dir, env: { STACKSPEC_DATA_DIR: join(dir, 'elsewhere') } });
+    expect(
+      await runBaremetalCli(
+        ['--data-dir', data, 'deploy', 'template', 'list', '-f', 'value', '-c', 'name'],
+        list,
+      ),
+    ).toBe(0);
+    expect(list.out()).toBe('CUSTOM_MINE\n');
+    // An explicit --os-endpoint wins over a data directory from the environment.
+    const remote = memoryIO({ cwd: dir, env: { STACKSPEC_DATA_DIR: data } });
+    expect(
+      await runBaremetalCli(
+        ['--os-endpoint', server.url, 'deploy', 'template', 'list', '-f', 'json'],
+        remote,
+      ),
+    ).toBe(0);
+    expect(JSON.parse(remote.out())).toEqual([]);
+  });
+
+  it('refuses two places given the same way, saying which', async () => {
+    const both = io();
+    expect(
+      await runBaremetalCli(
+        ['--os-endpoint', server.url, '--data-dir', join(dir, 'x'), 'deploy', 'template', 'list'],
+        both,
+      ),
+    ).toBe(2);
+    expect(both.err()).toContain('error: Give only one of --os-endpoint and --data-dir');
+    const env = memoryIO({
+      cwd: dir,
+      env: { OS_ENDPOINT: server.url, STACKSPEC_DATA_DIR: join(dir, 'x') },
+    });
+    expect(await runBaremetalCli(['deploy', 'template', 'list'], env)).toBe(2);
+    expect(env.err()).toContain('error: Both OS_ENDPOINT and STACKSPEC_DATA_DIR are set');
+    expect(env.err()).toContain('hint: Choose one with --os-endpoint or --data-dir');
+  });
+
   it('plans with the real arguments of an embedded store, and with masked ones from a server', async () => {
     const data = join(dir, 'secrets');
     const secret = [
@@ -370,6 +418,98 @@ describe('stackspec-baremetal with an embedded store', () => {
     expect(local.out()).toBe("{}\n{'password': 'hunter2'}\n");
     await run(['deploy', 'template', 'create', 'CUSTOM_S', '--steps', JSON.stringify(secret)]);
     expect((await run([...plan, ...args])).stdout).toBe("{}\n{'password': '******'}\n");
+  });
+});
+
+describe('stackspec-baremetal migrate, serve --no-migrate and a held data directory', () => {
+  it('migrates a data directory once, and serve --no-migrate needs that first', async () => {
+    const data = join(dir, 'migrated');
+    const early = io();
+    expect(await runBaremetalCli(['--data-dir', data, 'serve', '--port', '0', '--no-migrate'], early)).toBe(
+      1,
+    );
+    expect(early.err()).toContain(
+      `Cannot serve on 127.0.0.1:0 (store: PGlite in ${data}): The schema public holds no deploy template tables, and this stackspec needs version 1`,
+    );
+    expect(early.err()).toContain('hint: Run stackspec-baremetal migrate');
+    const first = io();
+    expect(await runBaremetalCli(['--data-dir', data, 'migrate'], first)).toBe(0);
+    expect(first.out()).toBe(
+      `Migrated the deploy template tables (store: PGlite in ${data}, schema public) to version 1: applied 1 (deploy templates and their steps).\n`,
+    );
+    const again = io();
+    expect(await runBaremetalCli(['migrate', '--data-dir', data], again)).toBe(0);
+    expect(again.out()).toBe(
+      `The deploy template tables (store: PGlite in ${data}, schema public) are at version 1 already; nothing to do.\n`,
+    );
+    const controller = new AbortController();
+    const served = io();
+    const code = runBaremetalCli(['--data-dir', data, 'serve', '--port', '0', '--no-migrate'], served, {
+      signal: controller.signal,
+      onListening: () => controller.abort(),
+    });
+    expect(await code).toBe(0);
+    expect(served.err()).toContain(`store: PGlite in ${data}`);
+  });
+
+  it('refuses migrate without a database, and PostgreSQL-only flags for PGlite', async () => {
+    const nowhere = memoryIO({ cwd: dir, env: { OS_ENDPOINT: 'http://127.0.0.1:9' } });
+    expect(await runBaremetalCli(['migrate'], nowhere)).toBe(2);
+    expect(nowhere.err()).toContain('error: Say which database to migrate');
+    const endpoint = io();
+    expect(await runBaremetalCli(['--os-endpoint', 'http://127.0.0.1:9', 'migrate'], endpoint)).toBe(2);
+    expect(endpoint.err()).toContain('error: --os-endpoint names a server to talk to');
+    const pool = io();
+    expect(await runBaremetalCli(['--data-dir', 'x', 'serve', '--pool-size', '4'], pool)).toBe(2);
+    expect(pool.err()).toBe(
+      'error: --pool-size applies to PostgreSQL only, and this server keeps templates in PGlite in x.\nhint: Give --database-url postgres://… (or STACKSPEC_DATABASE_URL), or leave the option out.\n',
+    );
+    const timeout = io();
+    expect(
+      await runBaremetalCli(
+        ['--database-url', 'postgres://x@127.0.0.1:9/x', 'serve', '--statement-timeout', '1s'],
+        timeout,
+      ),
+    ).toBe(2);
+    expect(timeout.err()).toContain('error: --statement-timeout must be a whole number, not 1s.');
+    const memory = io();
+    expect(await runBaremetalCli(['serve', '--no-migrate'], memory)).toBe(2);
+    expect(memory.err()).toContain('error: --no-migrate needs a database that was migrated before');
+  });
+
+  it('refuses a data directory another store holds, naming it and pointing at --os-endpoint', async () => {
+    const data = join(dir, 'held');
+    const holder = createPgliteStore({ dataDir: data });
+    await holder.list();
+    try {
+      const create = io();
+      expect(
+        await runBaremetalCli(
+          ['--data-dir', data, 'deploy', 'template', 'create', 'CUSTOM_H', '--steps', JSON.stringify(steps)],
+          create,
+        ),
+      ).toBe(2);
+      expect(create.err()).toMatch(
+        new RegExp(`^error: The directory ${data} is in use by this process \\(pid ${process.pid}\\) on `),
+      );
+      expect(create.err()).toContain(
+        'hint: Another process has this data directory open. If it is a server, send the command to it instead with --os-endpoint',
+      );
+      const served = io();
+      const listening: string[] = [];
+      expect(
+        await runBaremetalCli(['--data-dir', data, 'serve', '--port', '0'], served, {
+          onListening: (url) => listening.push(url),
+        }),
+      ).toBe(2);
+      expect(listening).toEqual([]);
+      expect(served.err()).toContain(`error: The directory ${data} is in use by this process`);
+      expect(served.err()).toContain(
+        'hint: Another process has this data directory open. If it is a server, clients can use it with --os-endpoint',
+      );
+    } finally {
+      await holder.close();
+    }
   });
 });
 

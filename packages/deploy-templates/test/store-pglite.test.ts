@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { isStackspecError } from '@stackspec/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgliteStore } from '../src/index.js';
+import { createPgliteStore, createSqlStore, type SqlDriver } from '../src/index.js';
 import { describeStoreContract } from './store.contract.js';
 
 // One PGlite instance (slow to boot) shared by the file; every test gets a schema of its own.
@@ -39,6 +40,74 @@ describe('PGlite store', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('locks its data directory while open, naming the holder to a second store', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dt-pglite-lock-'));
+    try {
+      const first = createPgliteStore({ dataDir: dir });
+      await first.list();
+      const second = createPgliteStore({ dataDir: dir });
+      const refused = await second.list().catch((e: unknown) => e);
+      expect(isStackspecError(refused) && refused.code).toBe('store/locked');
+      expect((refused as Error).message).toContain(
+        `The directory ${dir} is in use by this process (pid ${process.pid})`,
+      );
+      await second.close();
+      await first.close();
+      // Released on close: the directory opens again, with what was written.
+      const third = createPgliteStore({ dataDir: dir });
+      expect(await third.list()).toEqual([]);
+      await third.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('migrates only what is missing: an up-to-date schema gets no CREATE at all', async () => {
+    const statements: string[] = [];
+    const recording = (schema: string) => {
+      const on = (q: Pick<PGlite, 'query'>) => ({
+        async query<T>(sql: string, params: readonly unknown[] = []) {
+          statements.push(sql);
+          return { rows: (await q.query<T>(sql, [...params])).rows };
+        },
+      });
+      const driver: SqlDriver = {
+        ...on(db),
+        transaction: (fn) => db.transaction((tx) => fn(on(tx))),
+        close: async () => undefined,
+      };
+      return createSqlStore(driver, { schema });
+    };
+    const first = recording('checked_first');
+    expect(await first.migrate()).toEqual({
+      schema: 'checked_first',
+      applied: [{ version: 1, name: 'deploy templates and their steps' }],
+      version: 1,
+    });
+    expect(statements.filter((s) => /CREATE SCHEMA/.test(s))).toHaveLength(1);
+    statements.length = 0;
+    const second = recording('checked_first');
+    expect(await second.list()).toEqual([]);
+    expect(await second.migrate()).toMatchObject({ applied: [], version: 1 });
+    expect(statements.filter((s) => /CREATE|ALTER|pg_advisory/.test(s))).toEqual([]);
+  });
+
+  it('with migrate: false, refuses a schema that was not migrated and says how to migrate it', async () => {
+    const store = createPgliteStore({ db, schema: 'not_migrated', migrate: false });
+    const e = await store.list().catch((x: unknown) => x);
+    expect(isStackspecError(e) && e.code).toBe('deploy-templates/not-migrated');
+    expect(isStackspecError(e) && e.status).toBe(503);
+    expect((e as Error).message).toBe(
+      'The schema not_migrated does not exist, and this stackspec needs version 1 (missing: 1 deploy templates and their steps).',
+    );
+    expect(isStackspecError(e) && e.diagnostics[0]?.hint).toContain('Run stackspec-baremetal migrate');
+    // Nothing was created on the way.
+    const { rows } = await db.query("SELECT 1 FROM pg_namespace WHERE nspname = 'not_migrated'");
+    expect(rows).toEqual([]);
+    await createPgliteStore({ db, schema: 'not_migrated' }).migrate();
+    expect(await store.list()).toEqual([]);
   });
 
   it('applies each migration once even when two stores share a schema', async () => {

@@ -35,6 +35,40 @@ export interface SqlStoreOptions {
   schema?: string;
   /** Current time; default the system clock with microseconds. */
   clock?: () => Date;
+  /**
+   * Whether first use may create what is missing: the schema, the tables,
+   * later migrations (default `true`). What exists is looked up first, so a
+   * schema that is up to date needs no right beyond reading and writing
+   * rows either way. With `false` the store only checks that the schema is
+   * at the latest version, and fails with `deploy-templates/not-migrated`
+   * (503) when it is not: for a service role that may not create anything,
+   * after {@link SqlDeployTemplateStore.migrate} ran as the owner.
+   */
+  migrate?: boolean;
+}
+
+/** What {@link SqlDeployTemplateStore.migrate} did. */
+export interface MigrationResult {
+  /** The schema migrated (unquoted). */
+  schema: string;
+  /** Migrations this call applied, in order; empty when the schema was up to date. */
+  applied: { version: number; name: string }[];
+  /** The version the schema is at now (the latest this package knows). */
+  version: number;
+}
+
+/** A deploy template store on PostgreSQL (PGlite or a server) that can migrate its schema on request. */
+export interface SqlDeployTemplateStore extends DeployTemplateStore {
+  /**
+   * Creates what is missing (the schema, the tables, later migrations), one
+   * migrator at a time across processes (an advisory lock), each migration
+   * once; nothing is created when everything exists. Needs the right to
+   * create the schema (when it is missing) and tables in it: run it as the
+   * owner, then serve with a role that may only read and write rows and
+   * `migrate: false`. Errors are core's (`deploy-templates/storage`, 500,
+   * with the database's reason, and a hint when a right is missing).
+   */
+  migrate(): Promise<MigrationResult>;
 }
 
 /** The object version Ironic records on each row. */
@@ -183,38 +217,100 @@ function conflictFrom(
 function storageError(error: unknown): StackspecError {
   if (isStackspecError(error)) return error;
   const message = `The deploy template storage failed: ${describeError(error)}`;
+  // 42501: insufficient_privilege.
+  const hint =
+    (error as { code?: unknown } | null)?.code === '42501'
+      ? 'The database role lacks a right: create or upgrade the tables with stackspec-baremetal migrate as their owner, and grant the serving role USAGE on the schema and its sequences and SELECT, INSERT, UPDATE, DELETE on its tables.'
+      : undefined;
   return new HttpError(500, message, {
     code: 'deploy-templates/storage',
     cause: error,
-    diagnostics: [createDiagnostic({ code: 'deploy-templates/storage', message })],
+    diagnostics: [createDiagnostic({ code: 'deploy-templates/storage', message, ...(hint ? { hint } : {}) })],
+  });
+}
+
+/** The latest schema version this package knows. */
+const LATEST_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
+
+/** What exists of a schema: whether it does, and the migrations applied (`undefined`: no migrations table). */
+interface SchemaState {
+  hasSchema: boolean;
+  versions: Set<number> | undefined;
+}
+
+// The catalogs answer without any right on the schema (to_regclass would need USAGE).
+async function inspectSchema(db: SqlExecutor, name: string, schema: string): Promise<SchemaState> {
+  const { rows } = await db.query<{ has_schema: boolean; has_table: boolean }>(
+    `SELECT n.oid IS NOT NULL AS has_schema,
+            EXISTS (SELECT 1 FROM pg_catalog.pg_class c
+                    WHERE c.relnamespace = n.oid AND c.relname = 'deploy_templates_migrations') AS has_table
+     FROM (SELECT 1) AS one LEFT JOIN pg_catalog.pg_namespace n ON n.nspname = $1`,
+    [name],
+  );
+  const row = rows[0];
+  if (!row?.has_schema) return { hasSchema: false, versions: undefined };
+  if (!row.has_table) return { hasSchema: true, versions: undefined };
+  const applied = await db.query<{ version: number }>(
+    `SELECT version FROM ${schema}.deploy_templates_migrations`,
+  );
+  return { hasSchema: true, versions: new Set(applied.rows.map((r) => Number(r.version))) };
+}
+
+function missingMigrations(state: SchemaState) {
+  return MIGRATIONS.filter((m) => !state.versions?.has(m.version));
+}
+
+function notMigrated(name: string, state: SchemaState): StackspecError {
+  const missing = missingMigrations(state);
+  const at = Math.max(0, ...[...(state.versions ?? [])].filter((v) => v <= LATEST_VERSION));
+  const what = !state.hasSchema
+    ? `The schema ${name} does not exist`
+    : !state.versions
+      ? `The schema ${name} holds no deploy template tables`
+      : `The deploy template tables in schema ${name} are at version ${at}`;
+  const message = `${what}, and this stackspec needs version ${LATEST_VERSION} (missing: ${missing.map((m) => `${m.version} ${m.name}`).join(', ')}).`;
+  const hint =
+    'Run stackspec-baremetal migrate with a role that may create tables (the owner), then start again; without --no-migrate (migrate: false) a role with that right migrates on start.';
+  return new HttpError(503, message, {
+    code: 'deploy-templates/not-migrated',
+    diagnostics: [createDiagnostic({ code: 'deploy-templates/not-migrated', message, hint })],
   });
 }
 
 /**
  * The store on any PostgreSQL driver: the spec's two tables with their
- * unique keys and indexes, versioned migrations applied on first use under
- * an advisory lock, one transaction per write.
+ * unique keys and indexes, versioned migrations applied on first use (or
+ * checked only, with `migrate: false`), one transaction per write.
  */
-export function createSqlStore(driver: SqlDriver, options: SqlStoreOptions = {}): DeployTemplateStore {
-  const schema = quoteIdent(options.schema ?? 'public');
+export function createSqlStore(driver: SqlDriver, options: SqlStoreOptions = {}): SqlDeployTemplateStore {
+  const schemaName = options.schema ?? 'public';
+  const schema = quoteIdent(schemaName);
   const clock = options.clock ?? systemClock;
   const now = () => timestamp(clock, options.clock !== undefined);
-  let ready: Promise<void> | undefined;
+  let ready: Promise<unknown> | undefined;
 
-  async function migrate(): Promise<void> {
-    await driver.transaction(async (tx) => {
-      // One migrator at a time per schema, across processes.
+  async function migrate(): Promise<MigrationResult> {
+    const result = (applied: MigrationResult['applied']) => ({
+      schema: schemaName,
+      applied,
+      version: LATEST_VERSION,
+    });
+    // Look first: CREATE SCHEMA IF NOT EXISTS (and CREATE TABLE IF NOT EXISTS)
+    // need the right to create even when the object exists, which a service
+    // role serving an up-to-date schema does not have.
+    if (!missingMigrations(await inspectSchema(driver, schemaName, schema)).length) return result([]);
+    return driver.transaction(async (tx) => {
+      // One migrator at a time per schema, across processes; look again once it is our turn.
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`stackspec-deploy-templates:${schema}`]);
-      await tx.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-      await tx.query(
-        `CREATE TABLE IF NOT EXISTS ${schema}.deploy_templates_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMP(6) NOT NULL DEFAULT (now() AT TIME ZONE 'utc'))`,
-      );
-      const { rows } = await tx.query<{ version: number }>(
-        `SELECT version FROM ${schema}.deploy_templates_migrations`,
-      );
-      const done = new Set(rows.map((r) => Number(r.version)));
-      for (const m of MIGRATIONS) {
-        if (done.has(m.version)) continue;
+      const state = await inspectSchema(tx, schemaName, schema);
+      if (!state.hasSchema) await tx.query(`CREATE SCHEMA ${schema}`);
+      if (!state.versions) {
+        await tx.query(
+          `CREATE TABLE ${schema}.deploy_templates_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMP(6) NOT NULL DEFAULT (now() AT TIME ZONE 'utc'))`,
+        );
+      }
+      const applied: MigrationResult['applied'] = [];
+      for (const m of missingMigrations(state)) {
         for (const statement of m.sql(schema).split(';')) {
           if (statement.trim()) await tx.query(statement);
         }
@@ -222,12 +318,19 @@ export function createSqlStore(driver: SqlDriver, options: SqlStoreOptions = {})
           m.version,
           m.name,
         ]);
+        applied.push({ version: m.version, name: m.name });
       }
+      return result(applied);
     });
   }
 
-  function ensureReady(): Promise<void> {
-    ready ??= migrate().catch((e) => {
+  async function verify(): Promise<void> {
+    const state = await inspectSchema(driver, schemaName, schema);
+    if (missingMigrations(state).length) throw notMigrated(schemaName, state);
+  }
+
+  function ensureReady(): Promise<unknown> {
+    ready ??= (options.migrate === false ? verify() : migrate()).catch((e) => {
       ready = undefined;
       throw storageError(e);
     });
@@ -257,6 +360,16 @@ export function createSqlStore(driver: SqlDriver, options: SqlStoreOptions = {})
     key === 'name' || key === 'uuid' || key === 'version' ? `t.${key} COLLATE "C"` : `t.${key}`;
 
   return {
+    async migrate() {
+      try {
+        const done = await migrate();
+        ready = Promise.resolve();
+        return done;
+      } catch (e) {
+        throw storageError(e);
+      }
+    },
+
     create(template: NewTemplate) {
       // A single statement: atomic without an explicit transaction.
       return guarded(async () => {
