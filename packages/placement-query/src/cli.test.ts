@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,8 +112,12 @@ describe('stackspec-placement', () => {
     const providers = Array.from({ length: 10 }, (_, i) => `  - name: rp${i}`).join('\n');
     writeFileSync(join(dir, 'big.yaml'), `# ${'x'.repeat(11 * 1024 * 1024)}\nproviders:\n${providers}\n`);
     const refused = await run(['query', '-i', 'big.yaml', '/resource_providers?name=rp7'], {}, dir);
-    expect(refused.code).toBe(1);
-    expect(refused.err).toContain('yaml/too-large');
+    // Refused by size before a byte is read, as an input that cannot be used.
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(
+      /^big\.yaml {2}error {2}The file holds \d+ bytes, more than the limit of 10485760 bytes; it is not read\. {2}\(fs\/too-large\)$/m,
+    );
+    expect(refused.err).toContain('Raise the limit with --max-inventory-mb N (in MiB).');
     const read = await run(
       [
         'query',
@@ -235,23 +240,114 @@ describe('stackspec-placement', () => {
     expect((await run(['from-flavor', '--image-property', 'oops'])).code).toBe(2);
   });
 
-  it('serve answers on a port until stopped', async () => {
+  it('refuses a FIFO or a device as an input file, saying what it is, without waiting on it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pq-'));
+    expect(spawnSync('mkfifo', [join(dir, 'pipe.yaml')]).status).toBe(0);
+    const pipe = await run(['query', '-i', 'pipe.yaml', 'resources=VCPU:1'], {}, dir);
+    expect(pipe.code).toBe(2);
+    expect(pipe.err).toContain(
+      'pipe.yaml  error  The file cannot be read: it is a named pipe (FIFO), not a regular file.  (fs/unreadable)',
+    );
+    const zero = await run(['from-flavor', '--flavor', '/dev/zero'], {}, dir);
+    expect(zero.code).toBe(2);
+    expect(zero.err).toContain(
+      '/dev/zero  error  The file cannot be read: it is a device, not a regular file.',
+    );
+    const missing = await run(['serve', '-i', 'nowhere.yaml', '--port', '0'], {}, dir);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('nowhere.yaml  error  The file does not exist.  (fs/not-found)');
+  });
+
+  it("serve refuses Placement's generation settings out of range, before reading anything", async () => {
+    const strategy = await run(['serve', '--allocation-candidates-generation-strategy', 'sideways']);
+    expect(strategy.code).toBe(2);
+    expect(strategy.err).toContain(
+      '--allocation-candidates-generation-strategy must be depth-first or breadth-first, not sideways',
+    );
+    const cap = await run(['serve', '--max-allocation-candidates', '-2']);
+    expect(cap.code).toBe(2);
+    expect(cap.err).toContain('Expected -1 or a non-negative integer, got -2');
+  });
+
+  it('serve --help says that writes are kept in memory only', async () => {
+    const help = await run(['serve', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.out.replace(/\s+/g, ' ')).toContain(
+      'Writes are kept in memory only: stopping the server loses every provider, inventory, trait and allocation written through the API, and the inventory file is never changed.',
+    );
+  });
+
+  it('serve answers on a port until stopped, saying that writes are kept in memory only', async () => {
     const controller = new AbortController();
     let url = '';
-    const done = run(['serve', '-i', 'spec-example.yaml', '--port', '0'], {
-      signal: controller.signal,
-      onListening: (u: string) => {
-        url = u;
-      },
-    });
+    const f = fakeIO();
+    const done = runCli(
+      () =>
+        runPlacementCli(['serve', '-i', 'spec-example.yaml', '--port', '0'], f.io, {
+          signal: controller.signal,
+          onListening: (u: string) => {
+            url = u;
+          },
+        }),
+      f.io,
+    );
     while (!url) await new Promise((r) => setImmediate(r));
+    expect(f.err()).toMatch(
+      /^Placement API \(microversions 1\.0-1\.\d+\) on http:\/\/127\.0\.0\.1:\d+ with 8 providers\nWrites are kept in memory only: stopping the server loses every provider/,
+    );
     const r = await fetch(`${url}/resource_providers?name=cn1`, {
       headers: { 'openstack-api-version': 'placement 1.39' },
     });
     const body = (await r.json()) as { resource_providers: { name: string }[] };
     expect(body.resource_providers[0]?.name).toBe('cn1');
     controller.abort();
-    expect((await done).code).toBe(0);
+    expect(await done).toBe(0);
+  });
+
+  it('serve --auth trusted-headers checks Placement as shipped, its new defaults with --enforce-new-defaults', async () => {
+    // Nova's service user: an admin of the service project, not system-scoped.
+    const projectAdmin = async (flags: string[]) => {
+      const controller = new AbortController();
+      let url = '';
+      const f = fakeIO();
+      const done = runCli(
+        () =>
+          runPlacementCli(['serve', '--port', '0', '--auth', 'trusted-headers', ...flags], f.io, {
+            signal: controller.signal,
+            onListening: (u: string) => {
+              url = u;
+            },
+          }),
+        f.io,
+      );
+      while (!url) await new Promise((r) => setImmediate(r));
+      try {
+        const r = await fetch(`${url}/resource_providers`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'openstack-api-version': 'placement 1.39',
+            'x-roles': 'admin,member,reader',
+            'x-project-id': 'service',
+          },
+          body: JSON.stringify({ name: 'cn1' }),
+        });
+        return r.status;
+      } finally {
+        controller.abort();
+        expect(await done).toBe(0);
+      }
+    };
+    expect(await projectAdmin([])).toBe(200);
+    expect(await projectAdmin(['--enforce-new-defaults'])).toBe(403);
+    const alone = await run(['serve', '--enforce-new-defaults']);
+    expect(alone.code).toBe(2);
+    expect(alone.err).toContain(
+      '--enforce-new-defaults changes the policy checked under --auth trusted-headers',
+    );
+    const help = (await run(['serve', '--help'])).out.replace(/\s+/g, ' ');
+    expect(help).toContain('writes need admin in any scope');
+    expect(help).toContain('--enforce-new-defaults');
   });
 
   it('load replays an inventory into a Placement endpoint', async () => {

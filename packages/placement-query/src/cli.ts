@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   createDiagnostic,
+  DEFAULT_MAX_BYTES,
   isStackspecError,
   NotFoundError,
   parseDocument,
@@ -15,11 +15,17 @@ import {
   EXIT,
   formatList,
   type OutputOptionValues,
+  UsageError,
   usage,
 } from '@stackspec/core/cli';
-import { startServer } from '@stackspec/core/node';
+import { readTextFile, startServer } from '@stackspec/core/node';
 import { z } from 'zod';
-import { findAllocationCandidates } from './engine/candidates.js';
+import {
+  findAllocationCandidates,
+  GENERATION_STRATEGIES,
+  type GenerationStrategy,
+  SERVER_MAX_ALLOCATION_CANDIDATES,
+} from './engine/candidates.js';
 import { listResourceProviders } from './engine/providers.js';
 import { renderCandidates, renderProviderList } from './engine/render.js';
 import { type AggregateInfo, FlavorSchema, flavorToRequest } from './flavor.js';
@@ -40,23 +46,43 @@ export interface PlacementCliOptions {
   onListening?: (url: string) => void;
 }
 
-function readText(io: CliIO, file: string): string {
-  try {
-    return readFileSync(resolve(io.cwd, file), 'utf8');
-  } catch (e) {
-    usage(`Cannot read ${file}: ${(e as Error).message}`);
-  }
-}
-
 const MAX_INVENTORY_MB = 'max-inventory-mb';
+
+// Said in `serve --help` and when it starts, until the server can keep what it is sent.
+const IN_MEMORY_ONLY =
+  'Writes are kept in memory only: stopping the server loses every provider, inventory, trait and allocation written through the API, and the inventory file is never changed.';
+
+/**
+ * A file named on the command line, read with core's bounded reader up to
+ * `maxBytes` (default the loader's 10 MiB): a FIFO, a device or a larger
+ * file is refused before it is read, as a usage error (exit 2) carrying
+ * core's `fs/*` diagnostic.
+ */
+function readText(
+  io: CliIO,
+  file: string,
+  maxBytes = DEFAULT_MAX_BYTES,
+  tooLargeHint = 'Split the file: it is read up to 10 MiB.',
+): string {
+  const read = readTextFile(resolve(io.cwd, file), { maxBytes, file });
+  if (read.ok) return read.text;
+  const diagnostic =
+    read.diagnostic.code === 'fs/too-large' ? { ...read.diagnostic, hint: tooLargeHint } : read.diagnostic;
+  throw new UsageError(`Cannot read ${file}.`, { diagnostics: [diagnostic] });
+}
 
 function maxBytesOf(mb: number | undefined): { maxBytes?: number } {
   return mb === undefined ? {} : { maxBytes: mb * 1024 * 1024 };
 }
 
+function readInventoryText(io: CliIO, file: string, mb: number | undefined): string {
+  const hint = `Raise the limit with --${MAX_INVENTORY_MB} N (in MiB).`;
+  return readText(io, file, maxBytesOf(mb).maxBytes, hint);
+}
+
 function loadStore(io: CliIO, file: string | undefined, mb?: number): ProviderStore {
   if (!file) return createProviderStore();
-  return loadInventory(readText(io, file), { filename: file, ...maxBytesOf(mb) }).store;
+  return loadInventory(readInventoryText(io, file, mb), { filename: file, ...maxBytesOf(mb) }).store;
 }
 
 function endpointOf(value: string): QueryEndpoint {
@@ -343,13 +369,35 @@ export async function runPlacementCli(
 
   program
     .command('serve')
-    .description('Serve a Placement-compatible API from memory.')
+    .summary('Serve a Placement-compatible API from memory.')
+    .description(`Serve a Placement-compatible API from memory.\n\n${IN_MEMORY_ONLY}`)
     .option('-i, --inventory <file>', 'inventory file to start from')
     .option(`--${MAX_INVENTORY_MB} <mb>`, 'largest inventory file read, in MiB (default 10)', toInt)
     .option('--port <n>', 'TCP port (0 picks a free one)', toInt, 8778)
     .option('--host <host>', 'interface to bind', '127.0.0.1')
-    .option('--auth <mode>', 'none, or noauth2 (require X-Auth-Token like Placement)', 'none')
+    .option(
+      '--auth <mode>',
+      'none; noauth2 (require X-Auth-Token like Placement); or trusted-headers (roles from X-Roles as listed, so send implied ones too: admin,member,reader; scope from OpenStack-System-Scope, project from X-Project-Id; set by an authenticating proxy), checked against Placement 8.0 default policy as it ships: writes need admin in any scope, reads admin or reader with system scope (OpenStack-System-Scope: all), GET /usages also a reader of that project',
+      'none',
+    )
+    .option(
+      '--enforce-new-defaults',
+      "with --auth trusted-headers, check only Placement's new default rules (oslo.policy's enforce_new_defaults): writes need admin with system scope, reads reader with system scope, GET /usages also a reader of that project",
+    )
     .option('--prefix <path>', 'mount the API under this path, such as /placement', '')
+    .option(
+      '--max-allocation-candidates <n>',
+      `Placement's [placement]max_allocation_candidates: most candidates generated per request, -1 for no bound (default ${SERVER_MAX_ALLOCATION_CANDIDATES}; Placement's default is -1)`,
+      toCap,
+    )
+    .option(
+      '--allocation-candidates-generation-strategy <strategy>',
+      "Placement's [placement]allocation_candidates_generation_strategy: depth-first (default) or breadth-first",
+    )
+    .option(
+      '--optimize-for-wide-provider-trees',
+      "Placement's [workarounds]optimize_for_wide_provider_trees: prune combinations over capacity early",
+    )
     .action(
       async (opts: {
         inventory?: string;
@@ -357,15 +405,35 @@ export async function runPlacementCli(
         port: number;
         host: string;
         auth: string;
+        enforceNewDefaults?: boolean;
         prefix: string;
+        maxAllocationCandidates?: number;
+        allocationCandidatesGenerationStrategy?: string;
+        optimizeForWideProviderTrees?: boolean;
       }) => {
-        if (opts.auth !== 'none' && opts.auth !== 'noauth2')
-          usage(`--auth must be none or noauth2, not ${opts.auth}`);
+        if (opts.auth !== 'none' && opts.auth !== 'noauth2' && opts.auth !== 'trusted-headers')
+          usage(`--auth must be none, noauth2 or trusted-headers, not ${opts.auth}`);
+        if (opts.enforceNewDefaults && opts.auth !== 'trusted-headers')
+          usage(
+            '--enforce-new-defaults changes the policy checked under --auth trusted-headers; other modes check no policy.',
+            'Add --auth trusted-headers, or drop --enforce-new-defaults.',
+          );
+        const strategy = opts.allocationCandidatesGenerationStrategy ?? 'depth-first';
+        if (!(GENERATION_STRATEGIES as readonly string[]).includes(strategy))
+          usage(
+            `--allocation-candidates-generation-strategy must be depth-first or breadth-first, not ${strategy}`,
+          );
         const store = loadStore(io, opts.inventory, opts.maxInventoryMb);
         const handler = createPlacementHandler({
           store,
-          auth: opts.auth as 'none' | 'noauth2',
+          auth: opts.auth as 'none' | 'noauth2' | 'trusted-headers',
+          ...(opts.enforceNewDefaults ? { enforceNewDefaults: true } : {}),
           prefix: opts.prefix,
+          ...(opts.maxAllocationCandidates !== undefined
+            ? { maxAllocationCandidates: opts.maxAllocationCandidates }
+            : {}),
+          allocationCandidatesGenerationStrategy: strategy as GenerationStrategy,
+          optimizeForWideProviderTrees: opts.optimizeForWideProviderTrees === true,
         });
         const server = await startServer(handler, {
           port: opts.port,
@@ -373,7 +441,7 @@ export async function runPlacementCli(
           ...(options.signal ? { signal: options.signal } : {}),
         });
         io.stderr.write(
-          `Placement API (microversions 1.0-${MAX_MICROVERSION}) on ${server.url}${opts.prefix} with ${store.providerCount} providers\n`,
+          `Placement API (microversions 1.0-${MAX_MICROVERSION}) on ${server.url}${opts.prefix} with ${store.providerCount} providers\n${IN_MEMORY_ONLY}\n`,
         );
         options.onListening?.(server.url);
         await new Promise<void>((done) => {
@@ -395,7 +463,7 @@ export async function runPlacementCli(
     .requiredOption('--url <url>', 'Placement endpoint, such as http://127.0.0.1:8778')
     .option('--token <token>', 'X-Auth-Token to send', 'admin')
     .action(async (opts: { inventory: string; maxInventoryMb?: number; url: string; token: string }) => {
-      const { inventory } = loadInventory(readText(io, opts.inventory), {
+      const { inventory } = loadInventory(readInventoryText(io, opts.inventory, opts.maxInventoryMb), {
         filename: opts.inventory,
         ...maxBytesOf(opts.maxInventoryMb),
       });
@@ -437,6 +505,12 @@ export async function runPlacementCli(
       usage(`Microversion ${v} is not one Placement serves (1.0 to ${MAX_MICROVERSION}).`);
     return v;
   }
+}
+
+function toCap(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < -1) usage(`Expected -1 or a non-negative integer, got ${value}`);
+  return n;
 }
 
 function toInt(value: string): number {

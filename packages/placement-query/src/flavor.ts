@@ -3,6 +3,8 @@ import {
   type Diagnostic,
   isStackspecError,
   isStandardResourceClass,
+  pyInt,
+  pySortedSet,
   ValidationError,
 } from '@stackspec/core';
 import { z } from 'zod';
@@ -23,7 +25,6 @@ import {
   tpmTrait,
 } from './nova-hardware.js';
 import { parseMemberOfValue } from './parse.js';
-import { pyInt, pySortedSet } from './python.js';
 import type { AllocationCandidatesRequest, RequestGroup } from './request.js';
 
 /** A flavor as Nova describes it; sizes default to 0. */
@@ -221,7 +222,7 @@ export function flavorToRequest(
         continue;
       }
       const amount = pyInt(value);
-      if (amount === undefined || amount < 0n) {
+      if (!amount.ok || amount.value < 0n) {
         warn(
           key,
           'flavor/invalid-amount',
@@ -229,7 +230,7 @@ export function flavorToRequest(
         );
         continue;
       }
-      group(suffix).resources.set(name, Number(amount));
+      group(suffix).resources.set(name, Number(amount.value));
     } else if (prefix === 'trait') {
       if (value === 'required') group(suffix).required.add(name);
       else if (value === 'forbidden') group(suffix).forbidden.add(name);

@@ -1,5 +1,17 @@
-export type { Candidate, CandidatesResult, FindCandidatesOptions } from './engine/candidates.js';
-export { findAllocationCandidates } from './engine/candidates.js';
+export { inventoryChecker } from './checker.js';
+export type {
+  Candidate,
+  CandidatesResult,
+  FindCandidatesAsyncOptions,
+  FindCandidatesOptions,
+  GenerationStrategy,
+} from './engine/candidates.js';
+export {
+  findAllocationCandidates,
+  findAllocationCandidatesAsync,
+  GENERATION_STRATEGIES,
+  SERVER_MAX_ALLOCATION_CANDIDATES,
+} from './engine/candidates.js';
 export { listResourceProviders } from './engine/providers.js';
 export type {
   AllocationCandidatesJson,
@@ -13,6 +25,7 @@ export type {
 export {
   renderCandidates,
   renderCandidatesBytes,
+  renderCandidatesBytesAsync,
   renderCandidatesJson,
   renderProvider,
   renderProviderList,

@@ -4,11 +4,10 @@ import {
   type HeaderSource,
   type Microversion,
   parseMicroversion,
-  pyRepr,
+  pyInt,
   readMicroversionHeader,
   ValidationError,
 } from '@stackspec/core';
-import { pyInt } from './python.js';
 
 /** Oldest microversion Placement serves. */
 export const MIN_MICROVERSION = '1.0';
@@ -50,21 +49,20 @@ export function negotiatePlacementVersion(headers: HeaderSource): PlacementVersi
   }
   const majorText = text.slice(0, dot);
   const minorText = text.slice(dot + 1);
-  for (const part of [majorText, minorText]) {
-    if (pyInt(part) === undefined) {
-      return {
-        ok: false,
-        status: 400,
-        message: `Invalid microversion: invalid version string: ${text}; invalid literal for int() with base 10: ${pyRepr(part)}`,
-      };
-    }
-  }
-  const major = pyInt(majorText) as bigint;
-  const minor = pyInt(minorText) as bigint;
-  if (major !== 1n || minor < 0n || minor > BigInt(MAX_MINOR)) {
+  // Python's own message for the part int() refuses ends Placement's.
+  const invalid = (why: string): PlacementVersionResult => ({
+    ok: false,
+    status: 400,
+    message: `Invalid microversion: invalid version string: ${text}; ${why}`,
+  });
+  const major = pyInt(majorText);
+  if (!major.ok) return invalid(major.message);
+  const minor = pyInt(minorText);
+  if (!minor.ok) return invalid(minor.message);
+  if (major.value !== 1n || minor.value < 0n || minor.value > BigInt(MAX_MINOR)) {
     return { ok: false, status: 406, message: `Invalid microversion: Unacceptable version header: ${text}` };
   }
-  return { ok: true, version: { major: 1, minor: Number(minor) } };
+  return { ok: true, version: { major: 1, minor: Number(minor.value) } };
 }
 
 /**

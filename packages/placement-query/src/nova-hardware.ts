@@ -2,9 +2,8 @@
 // its Placement request (CPU policies, masks, vTPM, secure boot, memory
 // encryption, PCI NUMA affinity, persistent memory), with the refusals Nova's
 // API would give. Internal to flavorToRequest.
-import { createDiagnostic, pyStrip, ValidationError } from '@stackspec/core';
+import { createDiagnostic, pyInt, pyStrip, ValidationError } from '@stackspec/core';
 import { z } from 'zod';
-import { pyInt } from './python.js';
 
 /**
  * The image properties that change Nova's Placement request, with the
@@ -84,8 +83,8 @@ export function parseCpuSpec(spec: string, key: string): Set<number> {
     hardwareError(key, `Invalid ${what} expression '${rule}' in ${key}.`, 'write CPUs like 0-3,^2,5');
   const int = (text: string, what: string, rule: string) => {
     const n = pyInt(text);
-    if (n === undefined || n > 1_000_000n || n < -1_000_000n) throw bad(what, rule);
-    return Number(n);
+    if (!n.ok || n.value > 1_000_000n || n.value < -1_000_000n) throw bad(what, rule);
+    return Number(n.value);
   };
   for (const raw of spec.split(',')) {
     const rule = pyStrip(raw);

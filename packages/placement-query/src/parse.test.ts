@@ -16,6 +16,7 @@ const C = '33333333-3333-3333-3333-333333333333';
 
 function fail(fn: () => unknown): {
   message: string;
+  full: string;
   code: string;
   status: number;
   path: string;
@@ -27,7 +28,9 @@ function fail(fn: () => unknown): {
     if (!isStackspecError(e)) throw e;
     const d = e.diagnostics[0];
     return {
-      message: e.message,
+      // The message as far as jsonschema's report (tested on its own below).
+      message: e.message.split('  Failed validating ')[0] as string,
+      full: e.message,
       code: e.code,
       status: e.status,
       path: d?.path ?? '',
@@ -225,6 +228,19 @@ describe('parseAllocationCandidatesQuery', () => {
       '1.33',
     );
     expect(r.groups.map((g) => g.suffix)).toEqual(['01', '1']);
+  });
+
+  it("appends jsonschema's report exactly as Placement 8.0 words it", () => {
+    // Both texts as Placement 8.0 answered them (error detail, newlines as spaces).
+    expect(fail(() => parseAllocationCandidatesQuery('resources=VCPU:1&limit=cow', '1.39')).full).toBe(
+      "Invalid query string parameters: 'cow' does not match '^[1-9][0-9]*$'  Failed validating 'pattern' in schema['properties']['limit']:     {'minLength': 1,      'minimum': 1,      'pattern': '^[1-9][0-9]*$',      'type': ['integer', 'string']}  On instance['limit']:     'cow'",
+    );
+    expect(fail(() => parseAllocationCandidatesQuery('resources=VCPU:1&x=1', '1.39')).full).toBe(
+      "Invalid query string parameters: 'x' does not match any of the regexes: '^in_tree([a-zA-Z0-9_-]{1,64})?$', '^member_of([a-zA-Z0-9_-]{1,64})?$', '^required([a-zA-Z0-9_-]{1,64})?$', '^resources([a-zA-Z0-9_-]{1,64})?$'  Failed validating 'additionalProperties' in schema:     {'additionalProperties': False,      'patternProperties': {'^in_tree([a-zA-Z0-9_-]{1,64})?$': {'type': 'string'},                            '^member_of([a-zA-Z0-9_-]{1,64})?$': {'type': 'string'},                            '^required([a-zA-Z0-9_-]{1,64})?$': {'type': 'string'},                            '^resources([a-zA-Z0-9_-]{1,64})?$': {'type': 'string'}},      'properties': {'group_policy': {'enum': ['none', 'isolate'],                                      'type': 'string'},                     'limit': {'minLength': 1,                               'minimum': 1,                               'pattern': '^[1-9][0-9]*$',                               'type': ['integer', 'string']},                     'root_required': {'type': ['string']},                     'same_subtree': {'type': ['string']}},      'type': 'object'}  On instance:     {'resources': 'VCPU:1', 'x': '1'}",
+    );
+    expect(fail(() => parseResourceProvidersQuery('uuid=x', '1.39')).full).toBe(
+      "Invalid query string parameters: 'x' is not a 'uuid'  Failed validating 'format' in schema['properties']['uuid']:     {'format': 'uuid', 'type': 'string'}  On instance['uuid']:     'x'",
+    );
   });
 
   it('reports the first limit value Placement would choke on', () => {

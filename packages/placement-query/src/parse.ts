@@ -3,17 +3,21 @@ import {
   didYouMean,
   isStackspecError,
   isUuidLike,
+  type JsonSchemaObject,
   type Microversion,
   pyCompare,
+  pyInt,
+  pyLstrip,
   pyRepr,
+  pySortedSet,
   pyStrip,
   type StackspecError,
   suggest,
 } from '@stackspec/core';
 import { PLACEMENT_ERROR_CODES, queryError, routeNotFound } from './errors.js';
 import { atLeast, toMicroversion, versionText } from './microversion.js';
-import { pyInt, pyLstrip, pySortedSet } from './python.js';
 import { type QueryInput, QueryParams } from './query-params.js';
+import { allocationCandidatesQuerySchema, resourceProvidersQuerySchema } from './query-schemas.js';
 import type {
   AllocationCandidatesRequest,
   PlacementQuery,
@@ -23,6 +27,7 @@ import type {
   ResourceProvidersRequest,
   RootRequired,
 } from './request.js';
+import { schemaFailureText } from './schema-report.js';
 
 const INVALID = 'Invalid query string parameters: ';
 const GROUP_PAT = '[1-9][0-9]*';
@@ -40,6 +45,8 @@ export type QueryParseResult<T> = { ok: true; request: T } | { ok: false; error:
 interface PropertyRule {
   name: string;
   check?: (value: string) => string | undefined;
+  /** The schema keyword `check` stands for (`pattern`, `enum`, `format`). */
+  keyword?: string;
 }
 
 interface QuerySchemaRules {
@@ -47,6 +54,8 @@ interface QuerySchemaRules {
   required?: string;
   /** Python regex sources of patternProperties, for the message and matching. */
   patterns?: string[];
+  /** Placement's schema itself, printed in jsonschema's report. */
+  schema: JsonSchemaObject;
 }
 
 // Placement's patterns are Python regexes applied with re.search, where `$`
@@ -65,15 +74,21 @@ const LIMIT_PATTERN = '^[1-9][0-9]*$';
 
 const limitRule: PropertyRule = {
   name: 'limit',
+  keyword: 'pattern',
   check: (v) => (pySearch(LIMIT_PATTERN, v) ? undefined : `${pyRepr(v)} does not match '^[1-9][0-9]*$'`),
 };
 const groupPolicyRule: PropertyRule = {
   name: 'group_policy',
+  keyword: 'enum',
   check: (v) =>
     v === 'none' || v === 'isolate' ? undefined : `${pyRepr(v)} is not one of ['none', 'isolate']`,
 };
 function uuidRule(name: string): PropertyRule {
-  return { name, check: (v) => (isUuidLike(v) ? undefined : `${pyRepr(v)} is not a 'uuid'`) };
+  return {
+    name,
+    keyword: 'format',
+    check: (v) => (isUuidLike(v) ? undefined : `${pyRepr(v)} is not a 'uuid'`),
+  };
 }
 
 const KNOWN_KEYS = [
@@ -94,12 +109,22 @@ function unknownKeyHint(key: string, fallback: string | undefined): string | und
   return didYouMean(suggest(base, KNOWN_KEYS)) ?? fallback;
 }
 
+// What webob's `dict(req.GET)` gives jsonschema: each key with its last value.
+function instanceOf(params: QueryParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of params.pairs) out[k] = v;
+  return out;
+}
+
 function validateSchema(params: QueryParams, rules: QuerySchemaRules, parameterHint?: string): void {
   const keys = params.keys();
   const known = new Set(rules.properties.map((p) => p.name));
   const patterns = rules.patterns ?? [];
+  // jsonschema's report after the message, as Placement's 400 carries it.
+  const whole = (message: string, keyword: string) =>
+    `${INVALID}${schemaFailureText({ message, keyword, schemaPath: [], schema: rules.schema, instancePath: [], instance: instanceOf(params) })}`;
   if (rules.required && !params.has(rules.required)) {
-    throw queryError(`${INVALID}'${rules.required}' is a required property`, {
+    throw queryError(whole(`'${rules.required}' is a required property`, 'required'), {
       diagnostic: 'placement-query/missing-parameter',
       parameter: rules.required,
     });
@@ -119,7 +144,7 @@ function validateSchema(params: QueryParams, rules: QuerySchemaRules, parameterH
     const hint = KNOWN_KEYS.includes(first.replace(/[0-9]+$/, ''))
       ? (parameterHint ?? 'this parameter needs a newer microversion')
       : unknownKeyHint(first, parameterHint);
-    throw queryError(`${INVALID}${message}`, {
+    throw queryError(whole(message, 'additionalProperties'), {
       diagnostic: 'placement-query/unknown-parameter',
       parameter: first,
       ...(hint ? { hint } : {}),
@@ -130,7 +155,15 @@ function validateSchema(params: QueryParams, rules: QuerySchemaRules, parameterH
     if (value === undefined || !rule.check) continue;
     const problem = rule.check(value);
     if (problem) {
-      throw queryError(`${INVALID}${problem}`, {
+      const text = schemaFailureText({
+        message: problem,
+        keyword: rule.keyword ?? 'type',
+        schemaPath: ['properties', rule.name],
+        schema: (rules.schema.properties as Record<string, unknown>)[rule.name],
+        instancePath: [rule.name],
+        instance: value,
+      });
+      throw queryError(`${INVALID}${text}`, {
         diagnostic: 'placement-query/invalid-value',
         parameter: rule.name,
       });
@@ -150,13 +183,13 @@ function allocationCandidatesRules(version: Microversion): QuerySchemaRules {
     const properties: PropertyRule[] = [limitRule, groupPolicyRule];
     if (atLeast(version, 35)) properties.push({ name: 'root_required' });
     if (atLeast(version, 36)) properties.push({ name: 'same_subtree' });
-    return { properties, patterns: groupPatterns(version) };
+    return { properties, patterns: groupPatterns(version), schema: allocationCandidatesQuerySchema(version) };
   }
   const properties: PropertyRule[] = [{ name: 'resources' }];
   if (atLeast(version, 16)) properties.push(limitRule);
   if (atLeast(version, 17)) properties.push({ name: 'required' });
   if (atLeast(version, 21)) properties.push({ name: 'member_of' });
-  return { properties, required: 'resources' };
+  return { properties, required: 'resources', schema: allocationCandidatesQuerySchema(version) };
 }
 
 function resourceProvidersRules(version: Microversion): QuerySchemaRules {
@@ -165,7 +198,7 @@ function resourceProvidersRules(version: Microversion): QuerySchemaRules {
   if (atLeast(version, 4)) properties.push({ name: 'resources' });
   if (atLeast(version, 14)) properties.push(uuidRule('in_tree'));
   if (atLeast(version, 18)) properties.push({ name: 'required' });
-  return { properties };
+  return { properties, schema: resourceProvidersQuerySchema(version) };
 }
 
 // ---------------------------------------------------------------------------
@@ -189,14 +222,16 @@ export function parseResourcesValue(value: string, parameter = 'resources'): Res
     if (parts.length !== 2) throw queryError(`${RESOURCES_FORM} Got: ${piece}.`, init);
     const [rc, amountText] = parts as [string, string];
     const amount = pyInt(amountText);
-    if (amount === undefined) {
+    if (!amount.ok) {
       throw queryError(
         `Requested resource ${rc} expected positive integer amount. Got: ${amountText}.`,
         init,
       );
     }
-    if (amount < 1n) throw queryError(`Requested resource ${rc} requires amount >= 1. Got: ${amount}.`, init);
-    result[rc] = Number(amount);
+    if (amount.value < 1n) {
+      throw queryError(`Requested resource ${rc} requires amount >= 1. Got: ${amount.value}.`, init);
+    }
+    result[rc] = Number(amount.value);
   }
   return result;
 }
@@ -418,16 +453,24 @@ export function parseAllocationCandidatesQuery(
   const limitText = params.first('limit');
   if (limitText !== undefined) {
     const n = pyInt(limitText);
-    if (n === undefined || n < 0n) {
+    if (!n.ok || n.value < 0n) {
       // int() raising is a 500 in Placement; a negative first value silently
       // drops that many candidates from the end there. Both are a 400 here.
-      throw queryError(`${INVALID}${pyRepr(limitText)} does not match '^[1-9][0-9]*$'`, {
+      const text = schemaFailureText({
+        message: `${pyRepr(limitText)} does not match '^[1-9][0-9]*$'`,
+        keyword: 'pattern',
+        schemaPath: ['properties', 'limit'],
+        schema: (allocationCandidatesQuerySchema(version).properties as Record<string, unknown>).limit,
+        instancePath: ['limit'],
+        instance: limitText,
+      });
+      throw queryError(`${INVALID}${text}`, {
         diagnostic: 'placement-query/invalid-value',
         parameter: 'limit',
         hint: 'give limit once, as a positive integer',
       });
     }
-    if (n > 0n) limit = Number(n);
+    if (n.value > 0n) limit = Number(n.value);
   }
   let groupPolicy: 'none' | 'isolate' | undefined;
   const policyText = params.first('group_policy');

@@ -1,7 +1,6 @@
-import { createDiagnostic, pyCompare, ValidationError } from '@stackspec/core';
+import { createDiagnostic, pyCompare, pySortedSet, ValidationError } from '@stackspec/core';
 import { atLeast, toMicroversion } from './microversion.js';
 import { parsePlacementQuery } from './parse.js';
-import { pySortedSet } from './python.js';
 import {
   type AllocationCandidatesRequest,
   type PlacementQuery,

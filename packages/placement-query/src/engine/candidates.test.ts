@@ -5,7 +5,7 @@ import { generateInventory } from '../../test/support/generate.js';
 import { applyInventory, loadInventory, resolveInventory } from '../model/inventory-file.js';
 import { createProviderStore, INVENTORY_DEFAULTS } from '../model/store.js';
 import { parseAllocationCandidatesQuery, parseResourceProvidersQuery } from '../parse.js';
-import { type Candidate, findAllocationCandidates } from './candidates.js';
+import { type Candidate, findAllocationCandidates, findAllocationCandidatesAsync } from './candidates.js';
 import { listResourceProviders } from './providers.js';
 import {
   renderCandidates,
@@ -103,6 +103,11 @@ describe('findAllocationCandidates', () => {
     expect(names('resources=VCPU:1&root_required=!CUSTOM_NUMA')).toHaveLength(3);
   });
 
+  it('counts only kept requests towards limit when root_required drops some (differential seed 12)', () => {
+    // numa0 comes first but its root is excluded; the limit must still find cn2.
+    expect(names('resources1=VCPU:1&root_required=!CUSTOM_ROOT&limit=1')).toEqual([['cn2']]);
+  });
+
   it('matches nothing for a resourceless group without a positive filter (Placement quirk)', () => {
     expect(
       names('resources=VCPU:1&member_of_X=!11111111-1111-4111-8111-111111111111&same_subtree=_X', '1.36'),
@@ -114,8 +119,12 @@ describe('findAllocationCandidates', () => {
       store,
       parseAllocationCandidatesQuery('resources=VCPU:1&limit=1', '1.39'),
     );
-    expect(r.total).toBe(3);
+    // Generation stops at the limit: only what is returned is built.
+    expect(r.total).toBe(1);
     expect(r.candidates).toHaveLength(1);
+    expect(
+      findAllocationCandidates(store, parseAllocationCandidatesQuery('resources=VCPU:1', '1.39')).total,
+    ).toBe(3);
     expect(r.summaries.map((p) => p.name)).toEqual(['cn1', 'numa0', 'pf0', 'numa1', 'pf1']);
   });
 
@@ -370,5 +379,120 @@ describe('render', () => {
     const text = Buffer.from(renderProviderListBytes(all, '1.39')).toString();
     expect(JSON.parse(text)).toEqual(renderProviderList(all, '1.39'));
     expect(Buffer.from(renderProviderListBytes([], '1.39')).toString()).toBe('{"resource_providers": []}');
+  });
+});
+
+describe('bounded generation (Placement 2025.1 settings)', () => {
+  // Two roots, each with three interchangeable children of 4 VCPU.
+  const wide = loadInventory(`
+providers:
+  - name: a
+    children:
+      - {name: a0, inventories: {VCPU: 4}}
+      - {name: a1, inventories: {VCPU: 4}}
+      - {name: a2, inventories: {VCPU: 4}}
+  - name: b
+    children:
+      - {name: b0, inventories: {VCPU: 4}}
+      - {name: b1, inventories: {VCPU: 4}}
+      - {name: b2, inventories: {VCPU: 4}}
+`).store;
+  const two = (extra = '') =>
+    parseAllocationCandidatesQuery(
+      `resources1=VCPU:1&resources2=VCPU:1&group_policy=isolate${extra}`,
+      '1.39',
+    );
+  const roots = (cs: readonly Candidate[]) => cs.map((c) => c.anchor.name);
+
+  it('stops at maxAllocationCandidates before limit applies', () => {
+    const all = findAllocationCandidates(wide, two());
+    expect(all.candidates).toHaveLength(12);
+    const capped = findAllocationCandidates(wide, two(), { maxAllocationCandidates: 5 });
+    expect(capped.candidates).toHaveLength(5);
+    expect(
+      findAllocationCandidates(wide, two('&limit=3'), { maxAllocationCandidates: 5 }).candidates,
+    ).toHaveLength(3);
+    expect(findAllocationCandidates(wide, two(), { maxAllocationCandidates: -1 }).candidates).toHaveLength(
+      12,
+    );
+  });
+
+  it('fills one root first depth-first, and takes turns breadth-first', () => {
+    const depth = findAllocationCandidates(wide, two(), { maxAllocationCandidates: 4 });
+    expect(roots(depth.candidates)).toEqual(['a', 'a', 'a', 'a']);
+    expect(depth.summaries.map((p) => p.name)).toEqual(['a', 'a0', 'a1', 'a2']);
+    const breadth = findAllocationCandidates(wide, two(), {
+      maxAllocationCandidates: 4,
+      allocationCandidatesGenerationStrategy: 'breadth-first',
+    });
+    // Each root's first combination (a0+a0) breaks isolate: a turn spent, no candidate.
+    expect(roots(breadth.candidates)).toEqual(['a', 'b', 'a', 'b']);
+    const all = findAllocationCandidates(wide, two(), {
+      allocationCandidatesGenerationStrategy: 'breadth-first',
+    });
+    expect(all.candidates).toHaveLength(12);
+  });
+
+  it('gives the same candidates with or without pruning, usage counted', () => {
+    const used = loadInventory(`
+providers:
+  - name: r
+    children:
+      - {name: c0, inventories: {VCPU: 2}, usages: {VCPU: 1}}
+      - {name: c1, inventories: {VCPU: 2}}
+`).store;
+    const q = parseAllocationCandidatesQuery(
+      'resources1=VCPU:1&resources2=VCPU:1&resources3=VCPU:1&group_policy=none',
+      '1.39',
+    );
+    const keys = (cs: readonly Candidate[]) =>
+      cs.map((c) => [...c.allocations].map(([p, m]) => `${p.name}:${[...m.values()]}`).join(' ')).sort();
+    const plain = findAllocationCandidates(used, q);
+    const pruned = findAllocationCandidates(used, q, { optimizeForWideProviderTrees: true });
+    expect(keys(pruned.candidates)).toEqual(keys(plain.candidates));
+    // c0 has one VCPU left: exactly one group goes there, the other two to c1.
+    expect(keys(plain.candidates)).toEqual(['c0:1 c1:2', 'c1:2 c0:1', 'c1:2 c0:1']);
+  });
+
+  it('answers the same asynchronously, and starts over when a write lands between slices', async () => {
+    const sync = findAllocationCandidates(wide, two());
+    const async = await findAllocationCandidatesAsync(wide, two(), { sliceMs: 0 });
+    expect(roots(async.candidates)).toEqual(roots(sync.candidates));
+    const children = Array.from(
+      { length: 12 },
+      (_, i) => `      - {name: c${i}, inventories: {VCPU: 8}}`,
+    ).join('\n');
+    const store = loadInventory(`providers:\n  - name: r\n    children:\n${children}\n`).store;
+    const q = parseAllocationCandidatesQuery(
+      'resources1=VCPU:1&resources2=VCPU:1&resources3=VCPU:1&group_policy=none',
+      '1.39',
+    );
+    const pending = findAllocationCandidatesAsync(store, q, { sliceMs: 0 });
+    // Fill c0 while the search pauses: the answer must reflect the new state.
+    const c0 = [...store.providers()].find((p) => p.name === 'c0');
+    store.setAllocations(
+      '11111111-1111-4111-8111-111111111111',
+      { [c0?.uuid as string]: { VCPU: 8 } },
+      { projectId: 'p', userId: 'u' },
+    );
+    const r = await pending;
+    expect(r.candidates).toHaveLength(11 ** 3);
+    expect(r.candidates.every((c) => !c.allocations.has(c0 as never))).toBe(true);
+  });
+
+  it('makes only what it returns: limit=1 on 2.56 million possible candidates', () => {
+    const children = Array.from(
+      { length: 40 },
+      (_, i) => `      - {name: c${i}, inventories: {VCPU: 64}}`,
+    ).join('\n');
+    const big = loadInventory(`providers:\n  - name: r\n    children:\n${children}\n`).store;
+    const q = parseAllocationCandidatesQuery(
+      'group_policy=none&resources1=VCPU:1&resources2=VCPU:1&resources3=VCPU:1&resources4=VCPU:1&limit=1',
+      '1.39',
+    );
+    // A budget far below the product proves nothing beyond the first candidate was examined.
+    const r = findAllocationCandidates(big, q, { maxCombinations: 10 });
+    expect(r.candidates).toHaveLength(1);
+    expect(r.total).toBe(1);
   });
 });

@@ -35,13 +35,57 @@ export interface CandidatesResult {
   summaries: Provider[];
   /** Resource classes requested by any group (summaries below 1.27 show only these). */
   requestedClasses: Set<string>;
-  /** How many candidates existed before `limit` cut them. */
+  /**
+   * How many candidates were generated before `limit` cut them. Generation
+   * stops at `limit` (from 1.29, or without trees) and at
+   * `maxAllocationCandidates`, so this is at most the larger of the two.
+   */
   total: number;
 }
 
+/** The values of Placement's `allocation_candidates_generation_strategy`, the default first. */
+export const GENERATION_STRATEGIES = ['depth-first', 'breadth-first'] as const;
+
+/** The order in which candidates are generated across anchors (Placement's `allocation_candidates_generation_strategy`). */
+export type GenerationStrategy = (typeof GENERATION_STRATEGIES)[number];
+
+/**
+ * The HTTP service's default for `maxAllocationCandidates`. Placement's
+ * default is -1 (no bound), which lets one query on a wide tree build
+ * millions of candidates and run the process out of memory; a server of
+ * ours serves other APIs too, so it ships bounded, at the value Placement's
+ * own documentation suggests starting from. A bounded answer is still a
+ * correct one: every candidate in it is valid, there are just fewer.
+ */
+export const SERVER_MAX_ALLOCATION_CANDIDATES = 100_000;
+
 /** Options for {@link findAllocationCandidates}. */
 export interface FindCandidatesOptions {
-  /** Stop building candidates once this many exist (Placement always builds all of them; default: unlimited). */
+  /**
+   * Placement's `[placement]max_allocation_candidates`: the most candidates
+   * generated for one request, before `limit` applies; -1 (the default, as
+   * in Placement) means no bound. Generation stops there, so time and
+   * memory follow this number rather than the number of possible
+   * candidates. The HTTP service sets its own, bounded, default.
+   */
+  maxAllocationCandidates?: number;
+  /**
+   * Placement's `[placement]allocation_candidates_generation_strategy`:
+   * `depth-first` (default) makes every candidate of one anchor (root)
+   * before the next; `breadth-first` takes one combination from each anchor
+   * in turn, so that a bound spreads candidates over all viable roots.
+   */
+  allocationCandidatesGenerationStrategy?: GenerationStrategy;
+  /**
+   * Placement's `[workarounds]optimize_for_wide_provider_trees` (default
+   * false): while combining request groups, drop a partial combination as
+   * soon as it exceeds a provider's capacity instead of completing every
+   * combination first. The answer is the same, found faster on trees with
+   * many interchangeable children (unlike Placement's own pruning, ours
+   * counts existing usage, so it never lets an over-capacity candidate through).
+   */
+  optimizeForWideProviderTrees?: boolean;
+  /** @deprecated Use {@link FindCandidatesOptions.maxAllocationCandidates}; the smaller of the two applies. */
   hardCap?: number;
   /**
    * Most combinations examined before giving up with a 400 (default
@@ -49,6 +93,14 @@ export interface FindCandidatesOptions {
    * otherwise make the cartesian product run for hours, as it does in Placement.
    */
   maxCombinations?: number;
+}
+
+/** Options of {@link findAllocationCandidatesAsync}. */
+export interface FindCandidatesAsyncOptions extends FindCandidatesOptions {
+  /** Longest stretch of work between two returns to the event loop, in ms (default 20). */
+  sliceMs?: number;
+  /** Gives up (rejecting with the signal's reason) when aborted. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -154,24 +206,89 @@ export function findAllocationCandidates(
   request: AllocationCandidatesRequest,
   options: FindCandidatesOptions = {},
 ): CandidatesResult {
+  const steps = evaluationSteps(store, request, options);
+  let r = steps.next();
+  while (!r.done) r = steps.next();
+  return r.value;
+}
+
+/**
+ * {@link findAllocationCandidates} that returns to the event loop after
+ * every `sliceMs` (default 20 ms) of work, so that a long search does not
+ * hold up a server's other requests. The answer reflects one state of the
+ * store: if a write lands during a pause, the search starts over (after two
+ * such restarts it runs to the end without pausing).
+ */
+export async function findAllocationCandidatesAsync(
+  store: ProviderStore,
+  request: AllocationCandidatesRequest,
+  options: FindCandidatesAsyncOptions = {},
+): Promise<CandidatesResult> {
+  const slice = options.sliceMs ?? 20;
+  for (let attempt = 0; ; attempt += 1) {
+    if (attempt >= 2) return findAllocationCandidates(store, request, options);
+    const revision = store.revision;
+    const steps = evaluationSteps(store, request, options);
+    let started = performance.now();
+    let changed = false;
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      if (performance.now() - started >= slice) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        options.signal?.throwIfAborted();
+        if (store.revision !== revision) {
+          changed = true;
+          break;
+        }
+        started = performance.now();
+      }
+    }
+    if (changed) steps.return(EMPTY_RESULT(new Set()));
+  }
+}
+
+/** The search as a generator: it yields now and then (a chance to pause) and returns the result. */
+function* evaluationSteps(
+  store: ProviderStore,
+  request: AllocationCandidatesRequest,
+  options: FindCandidatesOptions,
+): Generator<typeof WORK, CandidatesResult, undefined> {
   const version = toMicroversion(request.microversion);
   const requested = new Set<string>();
   for (const g of request.groups) for (const rc of Object.keys(g.resources)) requested.add(rc);
   try {
-    return evaluate(store, request, version.minor, requested, options);
+    return yield* evaluate(store, request, version.minor, requested, options);
   } catch (e) {
     if (e instanceof NoCandidates) return EMPTY_RESULT(requested);
     throw e;
   }
 }
 
-function evaluate(
+/** The bound on candidates generated: `maxAllocationCandidates`, `hardCap` and, when nothing is filtered afterwards, `limit`. */
+function generationCap(
+  store: ProviderStore,
+  request: AllocationCandidatesRequest,
+  minor: number,
+  options: FindCandidatesOptions,
+): number {
+  let cap = Number.POSITIVE_INFINITY;
+  const max = options.maxAllocationCandidates;
+  if (max !== undefined && max >= 0) cap = max;
+  if (options.hardCap !== undefined) cap = Math.min(cap, options.hardCap);
+  // Below 1.29 a tree's candidates using two of its providers are dropped
+  // after generation, so `limit` cannot stop generation there.
+  if (request.limit !== undefined && (minor >= 29 || !store.hasTrees)) cap = Math.min(cap, request.limit);
+  return cap;
+}
+
+function* evaluate(
   store: ProviderStore,
   request: AllocationCandidatesRequest,
   minor: number,
   requested: Set<string>,
   options: FindCandidatesOptions,
-): CandidatesResult {
+): Generator<typeof WORK, CandidatesResult, undefined> {
   const v = { major: 1, minor };
   // root_required: the roots every candidate may be anchored at.
   let anchorRoots: Set<Provider> | undefined;
@@ -207,9 +324,13 @@ function evaluate(
   const treeAware = sharing.size > 0 || store.hasTrees;
 
   const budget = new Budget(options.maxCombinations ?? 5_000_000);
-  const perGroup = new Map<string, GroupRequest[]>();
-  // With a single group every group request is a candidate, so building can stop at the cap.
-  const cap = request.groups.length === 1 && !request.sameSubtree.length ? options.hardCap : undefined;
+  const strategy = options.allocationCandidatesGenerationStrategy ?? 'depth-first';
+  const cap = generationCap(store, request, minor, options);
+  const single = request.groups.length === 1 && !request.sameSubtree.length;
+  const groups: { suffix: string; spaces: Iterable<Space> }[] = [];
+  // With a single group (depth-first) every group request is a candidate,
+  // so its providers are looked at only until the cap is reached.
+  const groupCap = single && strategy === 'depth-first' && Number.isFinite(cap) ? cap : undefined;
   // Candidates need every group at one anchor, so after the first group only
   // providers of the trees anchored so far can matter (sharing providers
   // aside); later groups skip the rest. Each group is still judged on the
@@ -217,23 +338,43 @@ function evaluate(
   let allowed: Set<Provider> | undefined;
   let emptyHere = false;
   for (const [g, group] of request.groups.entries()) {
-    const ctx = { anchorRoots, sharing, anchorCache, treeAware, cap, budget, allowed };
-    const reqs = evaluateGroup(store, group, ctx);
-    if (reqs === NONE_AT_THESE_ANCHORS) {
+    const ctx = { anchorRoots, sharing, anchorCache, treeAware, cap: groupCap, budget, allowed };
+    const found = evaluateGroup(store, group, ctx);
+    if (found === NONE_AT_THESE_ANCHORS) {
       emptyHere = true;
       continue;
     }
-    if (!reqs.length) throw new NoCandidates();
-    perGroup.set(group.suffix, reqs);
+    if (single) {
+      // Built lazily as the generation asks for them.
+      groups.push({ suffix: group.suffix, spaces: found });
+      continue;
+    }
+    const spaces: Space[] = [];
+    for (const s of found) if (s.hasAny()) spaces.push(s);
+    if (!spaces.length) throw new NoCandidates();
+    groups.push({ suffix: group.suffix, spaces });
     if (!emptyHere && g < request.groups.length - 1) {
       const anchors = new Set<Provider>();
-      for (const r of reqs) if (!allowed || allowed.has(r.anchor)) anchors.add(r.anchor);
+      for (const s of spaces) if (!allowed || allowed.has(s.anchor)) anchors.add(s.anchor);
       allowed = anchors;
     }
   }
   if (emptyHere) return EMPTY_RESULT(requested);
 
-  let candidates = merge(store, request, perGroup, options.hardCap, budget);
+  let candidates: Candidate[] = [];
+  const generator = single
+    ? singleGroupSteps(groups[0]?.spaces ?? [], strategy)
+    : mergeSteps(request, groups, strategy, options.optimizeForWideProviderTrees === true, budget);
+  let work = 0;
+  for (const step of generator) {
+    if (step === WORK || step === REJECTED) {
+      if (++work % 256 === 0) yield WORK;
+      continue;
+    }
+    candidates.push(step);
+    if (candidates.length >= cap) break;
+    if (++work % 256 === 0) yield WORK;
+  }
   if (!candidates.length) return EMPTY_RESULT(requested);
 
   let summaryFilter: ((p: Provider) => boolean) | undefined;
@@ -288,7 +429,9 @@ class Budget {
 }
 
 /** A group that has matches, but none at the anchors earlier groups allow. */
-const NONE_AT_THESE_ANCHORS: GroupRequest[] = [];
+const NONE_AT_THESE_ANCHORS: Space[] = [];
+/** {@link singleProvider}'s way to say the same. */
+const NONE_AT_THESE_GROUP_REQUESTS: GroupRequest[] = [];
 /** {@link matchingProviders}' way to say the same. */
 const ELSEWHERE: Provider[] = [];
 
@@ -304,7 +447,7 @@ interface GroupContext {
   treeAware: boolean;
 }
 
-function evaluateGroup(store: ProviderStore, group: RequestGroup, ctx: GroupContext): GroupRequest[] {
+function evaluateGroup(store: ProviderStore, group: RequestGroup, ctx: GroupContext): Iterable<Space> {
   const suffix = group.suffix;
   const resources = Object.entries(group.resources);
   // The lazy checks, in Placement's order.
@@ -358,7 +501,19 @@ function evaluateGroup(store: ProviderStore, group: RequestGroup, ctx: GroupCont
     }
     return multiProvider(store, group, ctx, inAggs, treeRoot);
   }
-  return singleProvider(store, group, ctx, inAggs, treeRoot);
+  const reqs = singleProvider(store, group, ctx, inAggs, treeRoot);
+  return reqs === NONE_AT_THESE_GROUP_REQUESTS ? NONE_AT_THESE_ANCHORS : byAnchor(reqs);
+}
+
+/** Group requests bucketed by anchor, anchors in order of first appearance. */
+function byAnchor(reqs: readonly GroupRequest[]): Space[] {
+  const buckets = new Map<Provider, GroupRequest[]>();
+  for (const r of reqs) {
+    const list = buckets.get(r.anchor);
+    if (list) list.push(r);
+    else buckets.set(r.anchor, [r]);
+  }
+  return [...buckets].map(([anchor, list]) => new ListSpace(anchor, list));
 }
 
 function anyFits(store: ProviderStore, rc: string, amount: number, root: Provider | undefined): boolean {
@@ -372,13 +527,13 @@ function fits(p: Provider, column: CapacityColumns | undefined, amount: number):
   return columnFits(column, p.id, amount);
 }
 
-function multiProvider(
+function* multiProvider(
   store: ProviderStore,
   group: RequestGroup,
   ctx: GroupContext,
   members: Set<Provider>,
   treeRoot: Provider | undefined,
-): GroupRequest[] {
+): Generator<Space, void, undefined> {
   const classes = Object.keys(group.resources);
   const amounts = classes.map((rc) => group.resources[rc] as number);
   const columns = classes.map((rc) => store.columnsOf(store.classIndexOf(rc)));
@@ -404,15 +559,11 @@ function multiProvider(
     }
   }
 
-  const out: GroupRequest[] = [];
-  let distinct = 0;
   const nClasses = classes.length;
-  const pick: Provider[] = new Array(nClasses);
-  // Reused from anchor to anchor (only the picks outlive a visit): per class,
-  // the providers with room and how many of them this visit found.
+  // Reused from anchor to anchor (each space copies what it keeps): per
+  // class, the providers with room and how many of them this visit found.
   const lists: Provider[][] = classes.map(() => []);
   const sizes = new Int32Array(nClasses);
-  const idx = new Int32Array(nClasses);
   // Trees holding a sharing provider themselves (rare): elsewhere only borrowed providers share.
   const sharingRoots = new Set<Provider>();
   for (const p of ctx.sharing) sharingRoots.add(p.root);
@@ -420,10 +571,10 @@ function multiProvider(
   // One anchor: per class, the providers of its tree and the sharing providers
   // serving it that have room; a root's aggregates cover its whole tree, for
   // positive and forbidden aggregates alike.
-  const visit = (anchor: Provider) => {
-    if (anchorRoots && !anchorRoots.has(anchor)) return;
+  const visit = (anchor: Provider): Space | undefined => {
+    if (anchorRoots && !anchorRoots.has(anchor)) return undefined;
     const anchorIn = positive && members.has(anchor);
-    if (forbiddenAggs.length && inAnyAggregate(anchor, forbiddenAggs)) return;
+    if (forbiddenAggs.length && inAnyAggregate(anchor, forbiddenAggs)) return undefined;
     const tree = store.treeOf(anchor);
     const treeSize = tree.length;
     const borrowed = sharingAt.get(anchor);
@@ -444,7 +595,7 @@ function multiProvider(
           }
         }
       }
-      if (!found) return;
+      if (!found) return undefined;
     }
     for (let k = 0; k < nClasses; k += 1) {
       const column = columns[k];
@@ -465,55 +616,48 @@ function multiProvider(
         list[size++] = p;
         if (j >= treeSize || (treeShares && ctx.sharing.has(p))) sharingHere = true;
       }
-      if (!size) return;
+      if (!size) return undefined;
       if (!sharingHere) sharingEverywhere = false;
       sizes[k] = size;
-      idx[k] = 0;
     }
-    // Every combination of one provider per class (an odometer over the lists).
-    for (;;) {
-      ctx.budget.spend();
-      for (let k = 0; k < nClasses; k += 1) pick[k] = (lists[k] as Provider[])[idx[k] as number] as Provider;
-      // Repeated picks change neither answer, so the picks stand in for the distinct providers.
-      if (!required.length || coversTraits(pick, required)) {
-        const sharingOnly = sharingEverywhere && needsKey(pick);
-        out.push(new GroupRequest('', anchor, pick.slice(), classes, amounts, false, sharingOnly));
-        if (!sharingOnly) distinct += 1;
-      }
-      let k = nClasses - 1;
-      while (k >= 0) {
-        idx[k] = (idx[k] as number) + 1;
-        if ((idx[k] as number) < (sizes[k] as number)) break;
-        idx[k] = 0;
-        k -= 1;
-      }
-      if (k < 0) break;
-    }
+    return new ProductSpace(
+      anchor,
+      lists.map((list, k) => list.slice(0, sizes[k])),
+      classes,
+      amounts,
+      required,
+      sharingEverywhere,
+      ctx.budget,
+    );
   };
 
   if (treeRoot) {
-    visit(treeRoot);
-    return out;
+    const space = visit(treeRoot);
+    if (space) yield space;
+    return;
   }
   const seen = new Set<Provider>();
   let last: Provider | undefined;
-  const tryAnchor = (anchor: Provider): boolean => {
+  const tryAnchor = (anchor: Provider): Space | undefined => {
     // A tree's providers come together in the indexes: most repeats are the last anchor.
-    if (anchor === last || seen.has(anchor)) return false;
+    if (anchor === last || seen.has(anchor)) return undefined;
     last = anchor;
     seen.add(anchor);
-    visit(anchor);
-    return ctx.cap !== undefined && distinct >= ctx.cap;
+    return visit(anchor);
   };
   if (positive) {
     // A pair passes member_of only through a member provider (its own tree, or
     // the trees it shares with) or a member anchor, so members find every anchor.
     for (const p of members) {
-      if (tryAnchor(p.root)) return out;
+      const space = tryAnchor(p.root);
+      if (space) yield space;
       if (ctx.sharing.has(p))
-        for (const a of anchorsOf(store, p, ctx.anchorCache)) if (tryAnchor(a)) return out;
+        for (const a of anchorsOf(store, p, ctx.anchorCache)) {
+          const shared = tryAnchor(a);
+          if (shared) yield shared;
+        }
     }
-    return out;
+    return;
   }
   // Otherwise every anchor with a request has a pair for the first class.
   const rc0 = classes[0] as string;
@@ -521,11 +665,14 @@ function multiProvider(
   for (const e of store.capacityEntries(rc0)) {
     if (!entryFits(e, n0)) continue;
     const p = e.provider;
-    if (tryAnchor(p.root)) return out;
+    const space = tryAnchor(p.root);
+    if (space) yield space;
     if (ctx.sharing.has(p))
-      for (const a of anchorsOf(store, p, ctx.anchorCache)) if (tryAnchor(a)) return out;
+      for (const a of anchorsOf(store, p, ctx.anchorCache)) {
+        const shared = tryAnchor(a);
+        if (shared) yield shared;
+      }
   }
-  return out;
 }
 
 /**
@@ -665,7 +812,7 @@ function singleProvider(
   let candidates = atAllowedAnchors(store, group, ctx, inAggs, treeRoot);
   if (!candidates?.length) {
     const found = matchingProviders(store, group, ctx, inAggs, treeRoot);
-    if (found === ELSEWHERE) return NONE_AT_THESE_ANCHORS;
+    if (found === ELSEWHERE) return NONE_AT_THESE_GROUP_REQUESTS;
     candidates = found;
   }
   if (!candidates.length) return [];
@@ -677,10 +824,11 @@ function singleProvider(
   let distinct = 0;
   for (const p of candidates) {
     if (ctx.cap !== undefined && distinct >= ctx.cap) break;
-    if (!p.traits.has(SHARING_TRAIT)) distinct += 1;
     const picks: Provider[] = new Array(groupClasses.length).fill(p);
     const sharingOnly = p.traits.has(SHARING_TRAIT);
     if (!ctx.anchorRoots || ctx.anchorRoots.has(p.root)) {
+      // Only requests kept count towards the cap (root_required may drop this one).
+      if (!sharingOnly) distinct += 1;
       out.push(
         new GroupRequest(group.suffix, p.root, picks, groupClasses, groupAmounts, sameProvider, sharingOnly, [
           p,
@@ -726,80 +874,253 @@ function sameSubtreeOk(providers: Set<Provider>): boolean {
   return false;
 }
 
-function merge(
-  store: ProviderStore,
-  request: AllocationCandidatesRequest,
-  perGroup: Map<string, GroupRequest[]>,
-  hardCap: number | undefined,
-  budget: Budget,
-): Candidate[] {
-  const suffixes = [...perGroup.keys()];
-  const granular = suffixes.filter((s) => s !== '').length;
-  const isolate = request.groupPolicy === 'isolate';
+/** A unit of work done without a result: a chance for the caller to pause. */
+const WORK: unique symbol = Symbol('work');
+/** A combination examined and dropped (a turn, in breadth-first generation). */
+const REJECTED: unique symbol = Symbol('rejected');
+type Step = Candidate | typeof WORK | typeof REJECTED;
+
+/** One group's requests at one anchor, enumerated on demand (each call to `requests` starts over). */
+interface Space {
+  readonly anchor: Provider;
+  requests(): Iterable<GroupRequest | typeof WORK>;
+  /** Whether there is at least one request (may search for one). */
+  hasAny(): boolean;
+}
+
+/** The requests of a one-provider group at an anchor, as a list. */
+class ListSpace implements Space {
+  constructor(
+    readonly anchor: Provider,
+    readonly list: readonly GroupRequest[],
+  ) {}
+
+  requests(): Iterable<GroupRequest> {
+    return this.list;
+  }
+
+  hasAny(): boolean {
+    return this.list.length > 0;
+  }
+}
+
+/**
+ * The unsuffixed group's requests at an anchor: one provider per class from
+ * the lists of providers with room, every combination whose providers
+ * together have the required traits. Combinations are made as they are
+ * asked for, so a wide tree costs memory for its lists only.
+ */
+class ProductSpace implements Space {
+  #any: boolean | undefined;
+
+  constructor(
+    readonly anchor: Provider,
+    readonly lists: readonly (readonly Provider[])[],
+    readonly classes: readonly string[],
+    readonly amounts: readonly number[],
+    readonly required: readonly (readonly string[])[],
+    readonly sharingEverywhere: boolean,
+    readonly budget: Budget,
+  ) {}
+
+  *requests(): Generator<GroupRequest | typeof WORK, void, undefined> {
+    const { lists, classes, amounts, required, anchor } = this;
+    const n = lists.length;
+    const idx = new Int32Array(n);
+    const pick: Provider[] = new Array(n);
+    // Every combination of one provider per class (an odometer over the lists).
+    for (;;) {
+      this.budget.spend();
+      for (let k = 0; k < n; k += 1)
+        pick[k] = (lists[k] as readonly Provider[])[idx[k] as number] as Provider;
+      // Repeated picks change neither answer, so the picks stand in for the distinct providers.
+      if (!required.length || coversTraits(pick, required)) {
+        const sharingOnly = this.sharingEverywhere && needsKey(pick);
+        yield new GroupRequest('', anchor, pick.slice(), classes, amounts, false, sharingOnly);
+      } else yield WORK;
+      let k = n - 1;
+      while (k >= 0) {
+        idx[k] = (idx[k] as number) + 1;
+        if ((idx[k] as number) < (lists[k] as readonly Provider[]).length) break;
+        idx[k] = 0;
+        k -= 1;
+      }
+      if (k < 0) return;
+    }
+  }
+
+  hasAny(): boolean {
+    if (this.#any === undefined) {
+      this.#any = !this.required.length;
+      if (!this.#any) {
+        for (const r of this.requests()) {
+          if (r !== WORK) {
+            this.#any = true;
+            break;
+          }
+        }
+      }
+    }
+    return this.#any;
+  }
+}
+
+/**
+ * Takes one step from each generator in turn (Placement's round robin),
+ * dropping generators as they end; a WORK step does not count as a turn.
+ */
+function* roundRobin(generators: Iterator<Step>[]): Generator<Step, void, undefined> {
+  let active = generators;
+  while (active.length) {
+    const next: Iterator<Step>[] = [];
+    for (const g of active) {
+      for (;;) {
+        const r = g.next();
+        if (r.done) break;
+        yield r.value;
+        if (r.value !== WORK) {
+          next.push(g);
+          break;
+        }
+      }
+    }
+    active = next;
+  }
+}
+
+/** A single group's requests are the candidates; a sharing-only request repeated at another anchor is dropped. */
+function* singleGroupSteps(
+  spaces: Iterable<Space>,
+  strategy: GenerationStrategy,
+): Generator<Step, void, undefined> {
   const seen = new Set<string>();
-  const out: Candidate[] = [];
-  // One group and no cross-group rule: each group request is a candidate as is
-  // (its capacity was checked per provider and class when it was built).
-  if (perGroup.size === 1 && !request.sameSubtree.length) {
-    for (const r of perGroup.values().next().value as GroupRequest[]) {
-      if (r.sharingOnly) {
+  function* at(space: Space): Generator<Step, void, undefined> {
+    for (const r of space.requests()) {
+      if (r !== WORK && r.sharingOnly) {
         const key = candidateKey(r);
-        if (seen.has(key)) continue;
+        if (seen.has(key)) {
+          yield REJECTED;
+          continue;
+        }
         seen.add(key);
       }
-      out.push(r);
-      if (hardCap !== undefined && out.length >= hardCap) break;
-    }
-    return out;
-  }
-  const byAnchor = new Map<Provider, Map<string, GroupRequest[]>>();
-  for (const [suffix, reqs] of perGroup) {
-    for (const r of reqs) {
-      let m = byAnchor.get(r.anchor);
-      if (!m) {
-        m = new Map();
-        byAnchor.set(r.anchor, m);
-      }
-      let arr = m.get(suffix);
-      if (!arr) {
-        arr = [];
-        m.set(suffix, arr);
-      }
-      arr.push(r);
+      yield r;
     }
   }
-  const anchors = [...byAnchor.keys()];
-  for (const anchor of anchors) {
-    const m = byAnchor.get(anchor) as Map<string, GroupRequest[]>;
-    if (m.size !== suffixes.length) continue;
-    const lists = suffixes.map((s) => m.get(s) as GroupRequest[]);
-    const pick: GroupRequest[] = new Array(lists.length);
-    let stop = false;
-    const walk = (i: number) => {
-      if (stop) return;
-      if (i === lists.length) {
+  if (strategy === 'breadth-first') {
+    yield* roundRobin([...spaces].map((s) => at(s)));
+    return;
+  }
+  for (const space of spaces) yield* at(space);
+}
+
+/** Whether adding `r` to the picks before it overflows some provider's capacity or max_unit. */
+function overflows(pick: readonly GroupRequest[], i: number): boolean {
+  const r = pick[i] as GroupRequest;
+  for (let k = 0; k < r.picks.length; k += 1) {
+    const p = r.picks[k] as Provider;
+    const rc = r.classes[k] as string;
+    let n = 0;
+    for (let j = 0; j <= i; j += 1) {
+      const q = pick[j] as GroupRequest;
+      for (let m = 0; m < q.picks.length; m += 1)
+        if (q.picks[m] === p && q.classes[m] === rc) n += q.amounts[m] as number;
+    }
+    const inv = p.inventories.get(rc);
+    if (!inv) return true;
+    if (
+      (p.usages.get(rc) ?? 0) + n > Math.trunc((inv.total - inv.reserved) * inv.allocation_ratio) ||
+      n > inv.max_unit
+    )
+      return true;
+  }
+  return false;
+}
+
+/**
+ * Candidates of several groups: per anchor where every group has requests,
+ * every combination of one request per group (the last group varying
+ * fastest), kept if it passes group_policy, same_subtree and the summed
+ * capacity check; anchors in order of first appearance, visited one after
+ * the other (depth-first) or a combination each in turn (breadth-first).
+ */
+function* mergeSteps(
+  request: AllocationCandidatesRequest,
+  groups: readonly { suffix: string; spaces: Iterable<Space> }[],
+  strategy: GenerationStrategy,
+  prune: boolean,
+  budget: Budget,
+): Generator<Step, void, undefined> {
+  const granular = groups.filter((g) => g.suffix !== '').length;
+  const isolate = request.groupPolicy === 'isolate';
+  const seen = new Set<string>();
+  const byAnchor = new Map<Provider, (Space | undefined)[]>();
+  groups.forEach((g, i) => {
+    for (const space of g.spaces) {
+      let row = byAnchor.get(space.anchor);
+      if (!row) {
+        row = new Array(groups.length);
+        byAnchor.set(space.anchor, row);
+      }
+      row[i] = space;
+    }
+  });
+  // One anchor's combinations: an odometer over the groups' requests (the
+  // last group fastest), each level an iterator started over whenever the
+  // level above moves.
+  function* at(anchor: Provider, row: readonly Space[]): Generator<Step, void, undefined> {
+    const n = row.length;
+    const pick: GroupRequest[] = new Array(n);
+    const its: Iterator<GroupRequest | typeof WORK>[] = new Array(n);
+    its[0] = (row[0] as Space).requests()[Symbol.iterator]();
+    let i = 0;
+    while (i >= 0) {
+      const r = (its[i] as Iterator<GroupRequest | typeof WORK>).next();
+      if (r.done) {
+        i -= 1;
+        continue;
+      }
+      if (r.value === WORK) {
+        yield WORK;
+        continue;
+      }
+      pick[i] = r.value;
+      if (prune && overflows(pick, i)) {
         budget.spend();
-        const c = combine(store, request, pick, isolate, granular, anchor);
-        if (!c) return;
-        if (needsKey([...c.allocations.keys(), ...[...c.mappings.values()].flatMap((set) => [...set])])) {
-          const key = candidateKey(c);
-          if (seen.has(key)) return;
-          seen.add(key);
+        yield WORK;
+        continue;
+      }
+      if (i < n - 1) {
+        i += 1;
+        its[i] = (row[i] as Space).requests()[Symbol.iterator]();
+        continue;
+      }
+      budget.spend();
+      const c = combine(request, pick, isolate, granular, anchor);
+      if (!c) {
+        yield REJECTED;
+        continue;
+      }
+      if (allSharing(c)) {
+        const key = candidateKey(c);
+        if (seen.has(key)) {
+          yield REJECTED;
+          continue;
         }
-        out.push(c);
-        if (hardCap !== undefined && out.length >= hardCap) stop = true;
-        return;
+        seen.add(key);
       }
-      for (const r of lists[i] as GroupRequest[]) {
-        pick[i] = r;
-        walk(i + 1);
-        if (stop) return;
-      }
-    };
-    walk(0);
-    if (stop) break;
+      yield c;
+    }
   }
-  return out;
+  const generators: Generator<Step, void, undefined>[] = [];
+  for (const [anchor, row] of byAnchor) {
+    let complete = true;
+    for (let i = 0; i < groups.length; i += 1) if (!row[i]) complete = false;
+    if (!complete) continue;
+    generators.push(at(anchor, row as Space[]));
+  }
+  if (strategy === 'breadth-first') yield* roundRobin(generators);
+  else for (const g of generators) yield* g;
 }
 
 function hasAnyTrait(p: Provider, traits: readonly string[]): boolean {
@@ -829,6 +1150,13 @@ function coversTraits(providers: readonly Provider[], required: readonly (readon
   return true;
 }
 
+/** Whether every provider a candidate names (allocations and mappings) is a sharing provider. */
+function allSharing(c: Candidate): boolean {
+  for (const p of c.allocations.keys()) if (!p.traits.has(SHARING_TRAIT)) return false;
+  for (const set of c.mappings.values()) for (const p of set) if (!p.traits.has(SHARING_TRAIT)) return false;
+  return true;
+}
+
 // The same candidate can come out at two anchors only when every provider in
 // it is a sharing provider (others are only ever anchored at their own root).
 function needsKey(providers: readonly Provider[]): boolean {
@@ -839,11 +1167,83 @@ function needsKey(providers: readonly Provider[]): boolean {
 /** The providers a candidate allocates from (not resourceless mappings). */
 export function allocatedProviders(c: Candidate): Iterable<Provider> {
   if (c instanceof GroupRequest) return c.picks;
+  if (c instanceof MergedCandidate) return c.providers;
   return c.allocations.keys();
 }
 
+/**
+ * A candidate made of one request per group: the group requests it was
+ * made from and the providers it allocates from. A search may make hundreds
+ * of thousands of these, so they stay this small: the amounts are summed
+ * again where needed ({@link MergedCandidate.sums}), and the maps of
+ * {@link Candidate} are built only if someone asks for them.
+ */
+export class MergedCandidate implements Candidate {
+  #allocations: Map<Provider, Map<string, number>> | undefined;
+  #mappings: Map<string, Set<Provider>> | undefined;
+
+  constructor(
+    readonly anchor: Provider,
+    /** One request per group, in group order. */
+    readonly parts: readonly GroupRequest[],
+    /** The providers allocated from, in order of first appearance. */
+    readonly providers: readonly Provider[],
+  ) {}
+
+  /** The classes and summed amounts allocated from `p`, in order of first appearance. */
+  sums(p: Provider): { classes: string[]; amounts: number[] } {
+    const classes: string[] = [];
+    const amounts: number[] = [];
+    for (const r of this.parts) {
+      for (let k = 0; k < r.picks.length; k += 1) {
+        if (r.picks[k] !== p) continue;
+        const rc = r.classes[k] as string;
+        const m = classes.indexOf(rc);
+        if (m < 0) {
+          classes.push(rc);
+          amounts.push(r.amounts[k] as number);
+        } else amounts[m] = (amounts[m] as number) + (r.amounts[k] as number);
+      }
+    }
+    return { classes, amounts };
+  }
+
+  get allocations(): ReadonlyMap<Provider, ReadonlyMap<string, number>> {
+    if (!this.#allocations) {
+      this.#allocations = new Map(
+        this.providers.map((p) => {
+          const { classes, amounts } = this.sums(p);
+          return [p, new Map(classes.map((rc, m) => [rc, amounts[m] as number]))];
+        }),
+      );
+    }
+    return this.#allocations;
+  }
+
+  get mappings(): ReadonlyMap<string, ReadonlySet<Provider>> {
+    if (!this.#mappings) {
+      const out = new Map<string, Set<Provider>>();
+      for (const r of this.parts) {
+        let set = out.get(r.suffix);
+        if (!set) {
+          set = new Set();
+          out.set(r.suffix, set);
+        }
+        for (const p of r.providers) set.add(p);
+      }
+      this.#mappings = out;
+    }
+    return this.#mappings;
+  }
+}
+
+// Scratch space of combine(): the (provider, class) pairs of one combination
+// and their summed amounts, reused from call to call.
+const scratchProviders: Provider[] = [];
+const scratchClasses: string[] = [];
+const scratchAmounts: number[] = [];
+
 function combine(
-  _store: ProviderStore,
   request: AllocationCandidatesRequest,
   pick: GroupRequest[],
   isolate: boolean,
@@ -851,47 +1251,54 @@ function combine(
   anchor: Provider,
 ): Candidate | undefined {
   if (isolate) {
-    const distinct = new Set<Provider>();
-    for (const r of pick) if (r.sameProvider) distinct.add(r.providers[0] as Provider);
-    if (distinct.size !== granular) return undefined;
-  }
-  const mappings = new Map<string, Set<Provider>>();
-  for (const r of pick) {
-    let set = mappings.get(r.suffix);
-    if (!set) {
-      set = new Set();
-      mappings.set(r.suffix, set);
+    let distinct = 0;
+    for (let i = 0; i < pick.length; i += 1) {
+      const r = pick[i] as GroupRequest;
+      if (!r.sameProvider) continue;
+      const p = r.providers[0];
+      let again = false;
+      for (let j = 0; j < i; j += 1) {
+        const q = pick[j] as GroupRequest;
+        if (q.sameProvider && q.providers[0] === p) again = true;
+      }
+      if (again) return undefined;
+      distinct += 1;
     }
-    for (const p of r.providers) set.add(p);
+    if (distinct !== granular) return undefined;
   }
-  for (const subtree of request.sameSubtree) {
-    const providers = new Set<Provider>();
-    for (const s of subtree) for (const p of mappings.get(s) ?? []) providers.add(p);
-    if (!sameSubtreeOk(providers)) return undefined;
-  }
-  const allocations = new Map<Provider, Map<string, number>>();
+  let pairs = 0;
+  const providers: Provider[] = [];
   for (const r of pick) {
     for (let k = 0; k < r.picks.length; k += 1) {
       const p = r.picks[k] as Provider;
       const rc = r.classes[k] as string;
-      const n = r.amounts[k] as number;
-      let inner = allocations.get(p);
-      if (!inner) {
-        inner = new Map();
-        allocations.set(p, inner);
-      }
-      inner.set(rc, (inner.get(rc) ?? 0) + n);
+      let m = 0;
+      while (m < pairs && (scratchProviders[m] !== p || scratchClasses[m] !== rc)) m += 1;
+      if (m === pairs) {
+        scratchProviders[m] = p;
+        scratchClasses[m] = rc;
+        scratchAmounts[m] = r.amounts[k] as number;
+        pairs += 1;
+        if (!providers.includes(p)) providers.push(p);
+      } else scratchAmounts[m] = (scratchAmounts[m] as number) + (r.amounts[k] as number);
     }
   }
-  for (const [p, inner] of allocations) {
-    for (const [rc, n] of inner) {
-      const inv = p.inventories.get(rc);
-      if (!inv) return undefined;
-      const capacity = Math.trunc((inv.total - inv.reserved) * inv.allocation_ratio);
-      if ((p.usages.get(rc) ?? 0) + n > capacity || n > inv.max_unit) return undefined;
-    }
+  for (let m = 0; m < pairs; m += 1) {
+    const p = scratchProviders[m] as Provider;
+    const rc = scratchClasses[m] as string;
+    const n = scratchAmounts[m] as number;
+    const inv = p.inventories.get(rc);
+    if (!inv) return undefined;
+    const capacity = Math.trunc((inv.total - inv.reserved) * inv.allocation_ratio);
+    if ((p.usages.get(rc) ?? 0) + n > capacity || n > inv.max_unit) return undefined;
   }
-  return { allocations, mappings, anchor };
+  const c = new MergedCandidate(anchor, pick.slice(), providers);
+  for (const subtree of request.sameSubtree) {
+    const inSubtree = new Set<Provider>();
+    for (const s of subtree) for (const p of c.mappings.get(s) ?? []) inSubtree.add(p);
+    if (!sameSubtreeOk(inSubtree)) return undefined;
+  }
+  return c;
 }
 
 function candidateKey(c: Candidate): string {

@@ -1,7 +1,6 @@
-import { createDiagnostic, ValidationError } from '@stackspec/core';
+import { createDiagnostic, pySortedSet, ValidationError } from '@stackspec/core';
 import { PLACEMENT_ERROR_CODES } from '../errors.js';
 import { entryFits, type Provider, type ProviderStore } from '../model/store.js';
-import { pySortedSet } from '../python.js';
 
 /** A 400 raised while evaluating (an unknown trait or resource class), with Placement's message. */
 export function evaluationError(message: string, diagnostic: string, parameter?: string): ValidationError {

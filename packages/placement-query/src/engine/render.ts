@@ -1,7 +1,7 @@
 import type { Microversion } from '@stackspec/core';
 import { atLeast, toMicroversion } from '../microversion.js';
 import { capacityOf, type Provider } from '../model/store.js';
-import { type CandidatesResult, GroupRequest } from './candidates.js';
+import { type CandidatesResult, GroupRequest, MergedCandidate } from './candidates.js';
 
 /** A link in Placement's provider representation. */
 export interface ProviderLink {
@@ -238,6 +238,41 @@ function allocationEntry(dict: boolean, first: boolean, p: Provider, amounts: st
 }
 
 function candidatesBody(result: CandidatesResult, v: Microversion): Buffer {
+  const steps = candidatesBodySteps(result, v);
+  let r = steps.next();
+  while (!r.done) r = steps.next();
+  return r.value;
+}
+
+/**
+ * {@link renderCandidatesBytes} that returns to the event loop after every
+ * `sliceMs` (default 20 ms) of writing: a body of 100,000 candidates takes
+ * the better part of a second to write.
+ */
+export async function renderCandidatesBytesAsync(
+  result: CandidatesResult,
+  microversion: Microversion | string,
+  options: { sliceMs?: number } = {},
+): Promise<Uint8Array> {
+  const slice = options.sliceMs ?? 20;
+  const steps = candidatesBodySteps(result, toMicroversion(microversion));
+  let started = performance.now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (performance.now() - started >= slice) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      started = performance.now();
+    }
+  }
+}
+
+// The body, yielding every few hundred candidates or summaries (a chance to pause).
+function* candidatesBodySteps(
+  result: CandidatesResult,
+  v: Microversion,
+): Generator<undefined, Buffer, undefined> {
+  let written = 0;
   const dict = atLeast(v, 12);
   const withMappings = atLeast(v, 34);
   const w = new JsonWriter(400 * result.candidates.length + 250 * result.summaries.length + 64);
@@ -272,6 +307,29 @@ function candidatesBody(result: CandidatesResult, v: Microversion): Buffer {
         }
         s += ']}';
       }
+    } else if (c instanceof MergedCandidate) {
+      const { providers, parts } = c;
+      for (let j = 0; j < providers.length; j += 1) {
+        const { classes: rcs, amounts: ns } = c.sums(providers[j] as Provider);
+        let text = '';
+        for (let m = 0; m < rcs.length; m += 1)
+          text += `${m ? ', ' : ''}${w.name(rcs[m] as string)}: ${ns[m]}`;
+        s += allocationEntry(dict, j === 0, providers[j] as Provider, text);
+      }
+      s += dict ? '}' : ']';
+      if (withMappings) {
+        // One part per group, so each suffix comes once, in group order.
+        s += ', "mappings": {';
+        for (let i = 0; i < parts.length; i += 1) {
+          const part = parts[i] as GroupRequest;
+          s += `${i ? ', ' : ''}${w.name(part.suffix)}: [`;
+          const ps = part.providers;
+          for (let k = 0; k < ps.length; k += 1)
+            s += k ? `, ${(ps[k] as Provider).uuidJson}` : (ps[k] as Provider).uuidJson;
+          s += ']';
+        }
+        s += '}';
+      }
     } else {
       let first = true;
       for (const [p, inner] of c.allocations) {
@@ -298,6 +356,7 @@ function candidatesBody(result: CandidatesResult, v: Microversion): Buffer {
       }
     }
     w.add(`${s}}`);
+    if (++written % 512 === 0) yield;
   }
   w.add('], "provider_summaries": {');
   const all = atLeast(v, 27);
@@ -326,6 +385,7 @@ function candidatesBody(result: CandidatesResult, v: Microversion): Buffer {
     }
     if (withTree) s += treeFields(p);
     w.add(`${s}}`);
+    if (++written % 512 === 0) yield;
   }
   w.add('}}');
   return w.done();

@@ -148,7 +148,7 @@ export function allocationSchema(minor: number): Schema {
   const properties: Record<string, Schema> = {
     allocations: {
       type: 'object',
-      ...(minor < 28 ? { minProperties: 1 } : {}),
+      minProperties: minor < 28 ? 1 : 0,
       patternProperties: { '^[0-9a-fA-F-]{36}$': perProvider },
       additionalProperties: false,
     },
@@ -157,7 +157,8 @@ export function allocationSchema(minor: number): Schema {
   };
   const required = ['allocations', 'project_id', 'user_id'];
   if (minor >= 28) {
-    properties.consumer_generation = { type: ['integer', 'null'] };
+    // Placement's schema has additionalProperties here, meaningless on a number but printed in its reports.
+    properties.consumer_generation = { type: ['integer', 'null'], additionalProperties: false };
     required.push('consumer_generation');
   }
   if (minor >= 34) {

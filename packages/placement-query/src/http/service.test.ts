@@ -336,3 +336,178 @@ describe('createPlacementHandler', () => {
     );
   });
 });
+
+describe('createPlacementHandler with roles from trusted headers', () => {
+  const handler = (enforceNewDefaults = false) =>
+    createPlacementHandler({ requestId: () => 'req-test', auth: 'trusted-headers', enforceNewDefaults });
+  const SYSTEM_ADMIN = { 'x-roles': 'admin,member,reader', 'openstack-system-scope': 'all' };
+  const PROJECT_ADMIN = { 'x-roles': 'admin,member,reader', 'x-project-id': 'p1' };
+  // Nova's service user: admin in the service project.
+  const SERVICE_USER = { 'x-roles': 'admin,member,reader,service', 'x-project-id': 'service' };
+  const forbiddenBody = (rule: string) => ({
+    errors: [
+      {
+        status: 403,
+        title: 'Forbidden',
+        detail: `Access was denied to this resource.\n\n Policy does not allow ${rule} to be performed.  `,
+        code: 'placement.undefined_code',
+        request_id: 'req-test',
+      },
+    ],
+  });
+
+  describe('as Placement 8.0 ships (enforce_new_defaults off)', () => {
+    it.each([
+      ['a system-scoped admin', SYSTEM_ADMIN],
+      ['a project-scoped admin', PROJECT_ADMIN],
+      ["Nova's service user", SERVICE_USER],
+    ])('lets %s write and read', async (_who, headers) => {
+      const h = handler();
+      const { call } = client(h);
+      expect(
+        (await call('POST', '/resource_providers', { name: 'cn1', uuid: RP }, '1.39', headers)).status,
+      ).toBe(200);
+      expect((await call('PUT', '/traits/CUSTOM_A', undefined, '1.39', headers)).status).toBe(201);
+      expect((await call('GET', '/resource_providers', undefined, '1.39', headers)).status).toBe(200);
+      expect(h.store.providerCount).toBe(1);
+    });
+
+    it.each([
+      ['no roles', {}],
+      ['no roles in system scope', { 'openstack-system-scope': 'all' }],
+      ['a system reader', { 'x-roles': 'reader', 'openstack-system-scope': 'all' }],
+      ['a member', { 'x-roles': 'member,reader', 'x-project-id': 'p1' }],
+      ['a reader', { 'x-roles': 'reader', 'x-project-id': 'p1' }],
+    ])("refuses writes from %s with Placement's 403 and stores nothing", async (_who, headers) => {
+      const h = handler();
+      const { call } = client(h);
+      const create = await call('POST', '/resource_providers', { name: 'cn1' }, '1.39', headers);
+      expect(create.status).toBe(403);
+      expect(create.body).toEqual(forbiddenBody('placement:resource_providers:create'));
+      expect((await call('PUT', '/traits/CUSTOM_A', undefined, '1.39', headers)).body).toEqual(
+        forbiddenBody('placement:traits:update'),
+      );
+      expect(h.store.providerCount).toBe(0);
+      expect((await call('GET', '/traits/CUSTOM_A', undefined, '1.39', SYSTEM_ADMIN)).status).toBe(404);
+    });
+
+    it('lets a system reader or any admin read, and refuses a project reader', async () => {
+      const { call } = client(handler());
+      const reader = { 'x-roles': 'reader', 'openstack-system-scope': 'all' };
+      expect((await call('GET', '/resource_providers', undefined, '1.39', reader)).status).toBe(200);
+      expect(
+        (await call('GET', '/traits', undefined, '1.39', { 'x-roles': 'admin', 'x-project-id': 'p1' }))
+          .status,
+      ).toBe(200);
+      const project = await call('GET', '/traits', undefined, '1.39', {
+        'x-roles': 'member,reader',
+        'x-project-id': 'p1',
+      });
+      expect(project.body).toEqual(forbiddenBody('placement:traits:list'));
+      expect((await call('GET', '/traits', undefined, '1.39', {})).status).toBe(403);
+    });
+
+    it('lets a reader of a project see its usages only', async () => {
+      const { call } = client(handler());
+      const reader = { 'x-roles': 'reader', 'x-project-id': 'p1' };
+      expect((await call('GET', '/usages?project_id=p1', undefined, '1.39', reader)).status).toBe(200);
+      expect((await call('GET', '/usages?project_id=p2', undefined, '1.39', reader)).body).toEqual(
+        forbiddenBody('placement:usages'),
+      );
+    });
+  });
+
+  describe('with enforceNewDefaults', () => {
+    it('lets a system-scoped admin write and read', async () => {
+      const { call } = client(handler(true));
+      expect(
+        (await call('POST', '/resource_providers', { name: 'cn1', uuid: RP }, '1.39', SYSTEM_ADMIN)).status,
+      ).toBe(200);
+      expect((await call('PUT', '/traits/CUSTOM_A', undefined, '1.39', SYSTEM_ADMIN)).status).toBe(201);
+      expect((await call('GET', '/resource_providers', undefined, '1.39', SYSTEM_ADMIN)).status).toBe(200);
+    });
+
+    it.each([
+      ['no roles', {}],
+      ['a project admin', PROJECT_ADMIN],
+      ["Nova's service user", SERVICE_USER],
+      ['a system reader', { 'x-roles': 'reader', 'openstack-system-scope': 'all' }],
+      ['a member', { 'x-roles': 'member,reader', 'x-project-id': 'p1' }],
+    ])("refuses writes from %s with Placement's 403 and stores nothing", async (_who, headers) => {
+      const h = handler(true);
+      const { call } = client(h);
+      const create = await call('POST', '/resource_providers', { name: 'cn1' }, '1.39', headers);
+      expect(create.status).toBe(403);
+      expect(create.body).toEqual(forbiddenBody('placement:resource_providers:create'));
+      expect((await call('PUT', '/traits/CUSTOM_A', undefined, '1.39', headers)).body).toEqual(
+        forbiddenBody('placement:traits:update'),
+      );
+      expect(h.store.providerCount).toBe(0);
+    });
+
+    it('lets a system reader read, and refuses reads without system scope', async () => {
+      const { call } = client(handler(true));
+      const reader = { 'x-roles': 'reader', 'openstack-system-scope': 'all' };
+      expect((await call('GET', '/resource_providers', undefined, '1.39', reader)).status).toBe(200);
+      const project = await call('GET', '/traits', undefined, '1.39', PROJECT_ADMIN);
+      expect(project.body).toEqual(forbiddenBody('placement:traits:list'));
+    });
+
+    it('lets a reader of a project see its usages only', async () => {
+      const { call } = client(handler(true));
+      const reader = { 'x-roles': 'reader', 'x-project-id': 'p1' };
+      expect((await call('GET', '/usages?project_id=p1', undefined, '1.39', reader)).status).toBe(200);
+      expect((await call('GET', '/usages?project_id=p2', undefined, '1.39', reader)).body).toEqual(
+        forbiddenBody('placement:usages'),
+      );
+    });
+  });
+
+  it('refuses a wrong media type before the policy, and leaves the root open', async () => {
+    const { call } = client(handler());
+    const r = await call('POST', '/resource_providers', undefined, '1.39', { 'content-type': 'text/plain' });
+    expect(r.status).toBe(415);
+    expect((await call('GET', '/', undefined, '1.39')).status).toBe(200);
+  });
+});
+
+describe('createPlacementHandler on bodies that are not UTF-8', () => {
+  it("answers 400 quoting Python's error, as Placement does, and stores nothing", async () => {
+    const h = createPlacementHandler({ requestId: () => 'req-test' });
+    const body = Uint8Array.from([...new TextEncoder().encode('{"name": "c'), 0xff, 0x22, 0x7d]);
+    const r = await h(
+      new Request('http://placement.test/resource_providers', {
+        method: 'POST',
+        headers: { 'openstack-api-version': 'placement 1.39', 'content-type': 'application/json' },
+        body,
+      }),
+    );
+    expect(r.status).toBe(400);
+    expect(detail((await r.json()) as { errors: { detail: string }[] })).toBe(
+      "The server could not comply with the request since it is either malformed or otherwise incorrect.\n\n Malformed JSON: 'utf-8' codec can't decode byte 0xff in position 11: invalid start byte  ",
+    );
+    expect(h.store.providerCount).toBe(0);
+  });
+});
+
+describe('createPlacementHandler.oversizedHead', () => {
+  it("answers a head too large to read with Placement's error body", async () => {
+    const r = createPlacementHandler({ requestId: () => 'req-x' }).oversizedHead({
+      status: 400,
+      message: 'The headers are too large.',
+    });
+    expect(r.status).toBe(400);
+    expect(await r.json()).toEqual({
+      errors: [
+        {
+          status: 400,
+          title: 'Bad Request',
+          detail:
+            'The server could not comply with the request since it is either malformed or otherwise incorrect.\n\n The headers are too large.  ',
+          code: 'placement.undefined_code',
+          request_id: 'req-x',
+        },
+      ],
+    });
+  });
+});

@@ -1,20 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type CredentialsHook,
+  credentialsHook,
   HTTP_STATUS_TEXT,
   isStackspecError,
   isUuidLike,
   type JsonSchemaObject,
   type Microversion,
   normalizeUuid,
-  pyRepr,
+  pyUnicodeDecodeErrorText,
   readJsonBody,
   schemaErrorMessage,
   webobErrorResponse,
 } from '@stackspec/core';
-import { bytesResponse } from '@stackspec/core/node';
-import { findAllocationCandidates } from '../engine/candidates.js';
+import { bytesResponse, type OversizedHead } from '@stackspec/core/node';
+import {
+  type FindCandidatesOptions,
+  findAllocationCandidatesAsync,
+  type GenerationStrategy,
+  SERVER_MAX_ALLOCATION_CANDIDATES,
+} from '../engine/candidates.js';
 import { listResourceProviders } from '../engine/providers.js';
-import { renderCandidatesBytes, renderProvider, renderProviderListBytes } from '../engine/render.js';
+import { renderCandidatesBytesAsync, renderProvider, renderProviderListBytes } from '../engine/render.js';
 import { PLACEMENT_ERROR_CODES } from '../errors.js';
 import { atLeast, MAX_MICROVERSION, MIN_MICROVERSION, negotiatePlacementVersion } from '../microversion.js';
 import {
@@ -26,6 +33,9 @@ import {
 } from '../model/store.js';
 import { parseAllocationCandidatesQuery, parseResourceProvidersQuery } from '../parse.js';
 import { QueryParams } from '../query-params.js';
+import { queryInstance, TRAITS_QUERY_SCHEMA, usagesQuerySchema } from '../query-schemas.js';
+import { findSchemaFailure, schemaFailureText } from '../schema-report.js';
+import { createPlacementPolicy, PLACEMENT_JSON_ROUTES, PLACEMENT_ROUTE_RULES } from './policy.js';
 import {
   allocationSchema,
   BASE_INVENTORY_SCHEMA,
@@ -47,9 +57,25 @@ export interface PlacementServiceOptions {
   /**
    * `none` (default) serves every request; `noauth2` behaves like
    * Placement's `auth_strategy = noauth2`: every path but `/` needs an
-   * `X-Auth-Token` header (401 without one).
+   * `X-Auth-Token` header (401 without one). `trusted-headers`: roles,
+   * scope and project from `X-Roles`, `OpenStack-System-Scope` and
+   * `X-Project-Id` (as an authenticating proxy sets them), checked against
+   * Placement 8.0's default policy as it ships: writes need `admin` in any
+   * scope; reads `admin` in any scope or `reader` with system scope
+   * (`OpenStack-System-Scope: all`), `GET /usages` also a `reader` of the
+   * project asked about (see `enforceNewDefaults`); a refusal is
+   * Placement's 403. Or a hook returning credentials (or `'admin'` for no
+   * check).
    */
-  auth?: 'none' | 'noauth2';
+  auth?: 'none' | 'noauth2' | 'trusted-headers' | CredentialsHook;
+  /**
+   * Placement's `[oslo_policy] enforce_new_defaults`: true drops the
+   * deprecated `role:admin` (any scope), so that writes need `admin` with
+   * system scope and reads `reader` with system scope. Default false, as
+   * Placement 8.0 ships it; this is what lets Nova's service user, an
+   * `admin` of the `service` project, write.
+   */
+  enforceNewDefaults?: boolean;
   /** Path the API is mounted under, such as `/placement` (default: none). */
   prefix?: string;
   /** Request-id factory (default: `req-<random uuid>`). */
@@ -58,12 +84,26 @@ export interface PlacementServiceOptions {
   clock?: () => Date;
   /** Largest request body in bytes (default 1 MiB). */
   maxBodyBytes?: number;
+  /**
+   * Placement's `[placement]max_allocation_candidates` (see
+   * `FindCandidatesOptions`): most candidates generated per request, -1 for
+   * no bound. Default {@link SERVER_MAX_ALLOCATION_CANDIDATES} (100,000),
+   * where Placement's is -1: unbounded, one query can exhaust the memory of
+   * a process that serves other APIs too.
+   */
+  maxAllocationCandidates?: number;
+  /** Placement's `[placement]allocation_candidates_generation_strategy` (default `depth-first`). */
+  allocationCandidatesGenerationStrategy?: GenerationStrategy;
+  /** Placement's `[workarounds]optimize_for_wide_provider_trees` (default false). */
+  optimizeForWideProviderTrees?: boolean;
 }
 
 /** A Placement-compatible fetch handler with the store it serves. */
 export interface PlacementHandler {
   (request: Request): Promise<Response>;
   readonly store: ProviderStore;
+  /** Placement's error body for a request head too large to read (for `startServer`). */
+  readonly oversizedHead: (head: OversizedHead) => Response;
 }
 
 // webob's titles and explanations, as Placement renders them in `title` and `detail`.
@@ -107,6 +147,8 @@ interface ResponseParts {
 }
 
 interface Route {
+  /** The path as declared, `{uuid}` and all (policy rules are keyed by it). */
+  path: string;
   pattern: RegExp;
   names: string[];
   methods: [string, Handler, { min?: number; max?: number; belowStatus?: number }?][];
@@ -118,7 +160,7 @@ function route(path: string, methods: Route['methods']): Route {
     names.push(name);
     return '([^/]+)';
   });
-  return { pattern: new RegExp(`^${source}$`), names, methods };
+  return { path, pattern: new RegExp(`^${source}$`), names, methods };
 }
 
 function httpDate(d: Date): string {
@@ -145,15 +187,16 @@ const SCHEMA_OPTIONS = { formats: { uuid: isUuidLike } };
 async function readBody(ctx: Ctx, schema: JsonSchemaObject, maxBytes: number): Promise<unknown> {
   let data: unknown;
   try {
-    data = await readJsonBody(ctx.request, { maxBytes });
+    // Placement decodes bodies strictly and quotes Python's UnicodeDecodeError.
+    data = await readJsonBody(ctx.request, { maxBytes, describeInvalidUtf8: pyUnicodeDecodeErrorText });
   } catch (e) {
     if (!isStackspecError(e)) throw e;
     // Core's 413 carries its own code; Placement's body keeps the generic one.
     if (e.status === 413) throw new ApiError(413, e.message);
     throw new ApiError(400, `Malformed JSON: ${e.message}`);
   }
-  const problem = schemaErrorMessage(data, schema, SCHEMA_OPTIONS);
-  if (problem) throw new ApiError(400, `JSON does not validate: ${problem}`);
+  const failure = findSchemaFailure(data, schema, SCHEMA_OPTIONS);
+  if (failure) throw new ApiError(400, `JSON does not validate: ${schemaFailureText(failure)}`);
   return data;
 }
 
@@ -253,27 +296,31 @@ function listProviders(ctx: Ctx): ResponseParts {
   };
 }
 
-function listCandidates(ctx: Ctx): ResponseParts {
-  let request: ReturnType<typeof parseAllocationCandidatesQuery>;
-  try {
-    request = parseAllocationCandidatesQuery(ctx.url.searchParams, ctx.version);
-  } catch (e) {
-    wrapQueryError(e);
-  }
-  try {
-    // Placement builds every candidate and then keeps the first `limit`; we stop
-    // building there (same answer), unless old microversions still filter afterwards.
-    const cap = request.limit !== undefined && (atLeast(ctx.version, 29) || !ctx.store.hasTrees);
-    const result = findAllocationCandidates(ctx.store, request, cap ? { hardCap: request.limit } : {});
-    return {
-      status: 200,
-      cache: true,
-      raw: renderCandidatesBytes(result, ctx.version),
-    };
-  } catch (e) {
-    wrapQueryError(e);
-  }
-}
+/**
+ * `GET /allocation_candidates`: the search returns to the event loop every
+ * few milliseconds (so a long one does not hold up other requests) and
+ * stops at `limit` or the configured maximum of candidates.
+ */
+const listCandidates =
+  (search: FindCandidatesOptions) =>
+  async (ctx: Ctx): Promise<ResponseParts> => {
+    let request: ReturnType<typeof parseAllocationCandidatesQuery>;
+    try {
+      request = parseAllocationCandidatesQuery(ctx.url.searchParams, ctx.version);
+    } catch (e) {
+      wrapQueryError(e);
+    }
+    try {
+      const result = await findAllocationCandidatesAsync(ctx.store, request, search);
+      return {
+        status: 200,
+        cache: true,
+        raw: await renderCandidatesBytesAsync(result, ctx.version),
+      };
+    } catch (e) {
+      wrapQueryError(e);
+    }
+  };
 
 /**
  * A Placement-compatible HTTP API as a fetch-style handler over a
@@ -294,6 +341,16 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
   const requestId = options.requestId ?? (() => `req-${randomUUID()}`);
   const clock = options.clock ?? (() => new Date());
   const maxBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const search: FindCandidatesOptions = {
+    maxAllocationCandidates: options.maxAllocationCandidates ?? SERVER_MAX_ALLOCATION_CANDIDATES,
+    allocationCandidatesGenerationStrategy: options.allocationCandidatesGenerationStrategy ?? 'depth-first',
+    optimizeForWideProviderTrees: options.optimizeForWideProviderTrees ?? false,
+  };
+  const who: CredentialsHook | undefined =
+    options.auth === 'trusted-headers' || typeof options.auth === 'function'
+      ? credentialsHook(options.auth)
+      : undefined;
+  const policy = createPlacementPolicy({ enforceNewDefaults: options.enforceNewDefaults === true });
   const body = (ctx: Ctx, schema: JsonSchemaObject) => {
     requireJson(ctx);
     return readBody(ctx, schema, maxBytes);
@@ -697,16 +754,8 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
 
   const listTraits: Handler = (ctx) => {
     const q = new QueryParams([...ctx.url.searchParams]);
-    const extra = q.keys().filter((k) => k !== 'name' && k !== 'associated');
-    if (extra.length) {
-      throw new ApiError(
-        400,
-        `Invalid query string parameters: Additional properties are not allowed (${extra
-          .map((e) => pyRepr(e))
-          .sort()
-          .join(', ')} ${extra.length === 1 ? 'was' : 'were'} unexpected)`,
-      );
-    }
+    const failure = findSchemaFailure(queryInstance(q.pairs), TRAITS_QUERY_SCHEMA, SCHEMA_OPTIONS);
+    if (failure) throw new ApiError(400, `Invalid query string parameters: ${schemaFailureText(failure)}`);
     let names = store.traitNames();
     const name = q.last('name');
     if (name !== undefined) {
@@ -813,8 +862,8 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
       }
       return { status: 200, body: classJson(data.name) };
     }
-    const problem = schemaErrorMessage({ name }, RESOURCE_CLASS_SCHEMA, SCHEMA_OPTIONS);
-    if (problem) throw new ApiError(400, `JSON does not validate: ${problem}`);
+    const failure = findSchemaFailure({ name }, RESOURCE_CLASS_SCHEMA, SCHEMA_OPTIONS);
+    if (failure) throw new ApiError(400, `JSON does not validate: ${schemaFailureText(failure)}`);
     const created = store.createResourceClass(name);
     return { status: created ? 201 : 204, headers: { location: location(ctx, `/resource_classes/${name}`) } };
   };
@@ -843,9 +892,9 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
 
   const totalUsages: Handler = (ctx) => {
     const q = new QueryParams([...ctx.url.searchParams]);
-    const project = q.last('project_id');
-    if (project === undefined)
-      throw new ApiError(400, "Invalid query string parameters: 'project_id' is a required property");
+    const failure = findSchemaFailure(queryInstance(q.pairs), usagesQuerySchema(ctx.version), SCHEMA_OPTIONS);
+    if (failure) throw new ApiError(400, `Invalid query string parameters: ${schemaFailureText(failure)}`);
+    const project = q.last('project_id') as string;
     const user = q.last('user_id');
     const byType = atLeast(ctx.version, 38);
     const wantedType = byType ? q.last('consumer_type') : undefined;
@@ -915,7 +964,7 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
       ['PUT', putAllocations],
       ['DELETE', deleteAllocations],
     ]),
-    route('/allocation_candidates', [['GET', listCandidates, { min: 10 }]]),
+    route('/allocation_candidates', [['GET', listCandidates(search), { min: 10 }]]),
     route('/traits', [['GET', listTraits, { min: 6 }]]),
     route('/traits/{name}', [
       ['GET', showTrait, { min: 6 }],
@@ -1049,6 +1098,27 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
             : undefined,
         );
       }
+      const rule = PLACEMENT_ROUTE_RULES[`${request.method} ${found.path}`];
+      if (who && rule) {
+        // Placement's handlers refuse a wrong media type, then check the policy.
+        const key = `${request.method} ${found.path}`;
+        if (
+          PLACEMENT_JSON_ROUTES.has(key) &&
+          !(key === 'PUT /resource_classes/{name}' && atLeast(version, 7))
+        ) {
+          requireJson(ctx);
+        }
+        const credentials = await who(request);
+        // GET /usages is checked against the project it asks about (the last
+        // project_id given), every other rule against the caller's own project.
+        const target: { project_id: string | null } = { project_id: null };
+        if (rule === 'placement:usages')
+          target.project_id = url.searchParams.getAll('project_id').at(-1) ?? null;
+        else if (credentials !== 'admin') target.project_id = credentials.projectId ?? null;
+        if (credentials !== 'admin' && !policy(rule, credentials, target)) {
+          throw new ApiError(403, `Policy does not allow ${rule} to be performed.`);
+        }
+      }
       const out = await fn(ctx);
       if (out instanceof Response) return out;
       const headers: Record<string, string> = {
@@ -1078,7 +1148,24 @@ export function createPlacementHandler(options: PlacementServiceOptions = {}): P
       );
     }
   };
-  return Object.assign(handler, { store });
+  // What the WSGI server in front of Placement answers, in Placement's error body.
+  const oversizedHead = (head: OversizedHead) =>
+    json(
+      head.status,
+      {
+        errors: [
+          {
+            status: head.status,
+            title: TITLE(head.status),
+            detail: `${EXPLANATION(head.status)}\n\n ${head.message}  `,
+            code: PLACEMENT_ERROR_CODES.default,
+            request_id: requestId(),
+          },
+        ],
+      },
+      {},
+    );
+  return Object.assign(handler, { store, oversizedHead });
 }
 
 /**

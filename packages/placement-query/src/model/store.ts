@@ -857,13 +857,16 @@ export class ProviderStore {
   /**
    * Replaces a consumer's allocations (an empty map deletes them). Every
    * amount must fit the provider's inventory constraints and capacity,
-   * counting the consumer's own old allocations as freed; each provider
-   * touched gets a new generation.
+   * counting the consumer's own old allocations as freed. As in Placement,
+   * each provider the new allocations name gets a new generation (for an
+   * empty map, each provider of the old ones), unless `bumpGenerations` is
+   * false (what `DELETE /allocations/{consumer}` does).
    */
   setAllocations(
     consumerUuid: string,
     allocations: Record<string, Record<string, number>>,
     owner: { projectId: string; userId: string; consumerType?: string },
+    bumpGenerations = true,
   ): Consumer | undefined {
     const old = this.#consumers.get(consumerUuid);
     const providers = new Map<string, Provider>();
@@ -878,6 +881,20 @@ export class ProviderStore {
       providers.set(rpUuid, p);
     }
     const freed = (rpUuid: string, rc: string) => old?.allocations.get(rpUuid)?.get(rc) ?? 0;
+    // Placement first looks for providers with no inventory of any class the
+    // request names, and reports every requested class (in its class-id order)
+    // against them, before it checks amounts one by one.
+    const requested = [...new Set(Object.values(allocations).flatMap((resources) => Object.keys(resources)))];
+    const missing = [...providers.values()].filter((p) => !requested.some((rc) => p.inventories.has(rc)));
+    if (missing.length) {
+      const order = this.resourceClassNames();
+      requested.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+      throw conflict(
+        `Unable to allocate inventory: Inventory for '${requested.join(', ')}' on resource provider '${missing.map((p) => p.uuid).join(', ')}' invalid.`,
+        PLACEMENT_ERROR_CODES.default,
+        'placement-query/no-inventory',
+      );
+    }
     for (const [rpUuid, resources] of Object.entries(allocations)) {
       const p = providers.get(rpUuid) as Provider;
       for (const [rc, amount] of Object.entries(resources)) {
@@ -907,13 +924,19 @@ export class ProviderStore {
         }
       }
     }
+    // Placement bumps the generation of the providers the new allocations
+    // name; an empty PUT names the old ones (with amount 0), and DELETE
+    // /allocations/{consumer} bumps none.
     const touched = new Set<Provider>();
+    const bumped = new Set<Provider>();
+    const emptying = !Object.keys(allocations).length;
     if (old) {
       for (const [rpUuid, resources] of old.allocations) {
         const p = this.#byUuid.get(rpUuid);
         if (!p) continue;
         for (const [rc, amount] of resources) p.usages.set(rc, (p.usages.get(rc) ?? 0) - amount);
         touched.add(p);
+        if (emptying && bumpGenerations) bumped.add(p);
       }
     }
     const now = this.#clock();
@@ -928,12 +951,14 @@ export class ProviderStore {
       }
       if (inner.size) map.set(rpUuid, inner);
       touched.add(p);
+      if (bumpGenerations) bumped.add(p);
     }
     for (const p of touched) {
       for (const [rc, n] of p.usages) if (n === 0) p.usages.delete(rc);
       this.#syncUsage(p);
-      this.#touch(p);
+      if (bumped.has(p)) this.#touch(p);
     }
+    this.#revision += 1;
     if (!map.size) {
       this.#consumers.delete(consumerUuid);
       this.#revision += 1;
@@ -960,7 +985,7 @@ export class ProviderStore {
     if (!c) {
       throw notFound(`No allocations for consumer '${consumerUuid}'`, 'placement-query/consumer-not-found');
     }
-    this.setAllocations(consumerUuid, {}, { projectId: c.projectId, userId: c.userId });
+    this.setAllocations(consumerUuid, {}, { projectId: c.projectId, userId: c.userId }, false);
   }
 }
 

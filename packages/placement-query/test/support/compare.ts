@@ -129,7 +129,6 @@ export function compare(theirs: SendResult, ours: SendResult, facts: QueryFacts)
     const o = messageOf(ours.body);
     if (t.code !== o.code) return { kind: 'unexplained', detail: `code ${t.code} vs ours ${o.code}` };
     if (t.message === o.message) return { kind: 'same' };
-    if (t.message.startsWith(`${o.message}  Failed validating`)) return { kind: 'same' };
     return {
       kind: 'unexplained',
       detail: `message\n    theirs: ${t.message.slice(0, 300)}\n    ours:   ${o.message}`,

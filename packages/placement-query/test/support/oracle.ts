@@ -7,6 +7,8 @@ import type { PlacementSend } from '../../src/model/plan.js';
 
 export interface RunningOracle {
   url: string;
+  /** The Python process's id (for /proc/<pid>/status). */
+  pid: number;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ export async function startOracle(timeoutMs = 120_000): Promise<RunningOracle> {
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid as number,
     close: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
