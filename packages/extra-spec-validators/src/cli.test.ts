@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -99,6 +100,29 @@ describe('stackspec-extra-specs validate', () => {
     expect(r.stdout).toContain('missing.yaml');
     expect(r.stdout).toContain('(extra-specs/unreadable-file)');
     expect(r.stdout).toMatch(/bad\.yaml:\d+:\d+ {2}error/);
+  });
+
+  it('refuses a FIFO, a device and a file or input over the size limit, saying why, without reading them', async () => {
+    expect(spawnSync('mkfifo', [join(dir, 'pipe.yaml')]).status).toBe(0);
+    writeFileSync(join(dir, 'huge.yaml'), '');
+    // Sparse: no disk used, but read whole it would take a gigabyte of memory.
+    truncateSync(join(dir, 'huge.yaml'), 2 ** 30);
+    const r = await run(['validate', 'pipe.yaml', '/dev/zero', 'huge.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      'pipe.yaml  error  The file cannot be read: it is a named pipe (FIFO), not a regular file.  (extra-specs/unreadable-file)',
+    );
+    expect(r.stdout).toContain(
+      '/dev/zero  error  The file cannot be read: it is a device, not a regular file.  (extra-specs/unreadable-file)',
+    );
+    expect(r.stdout).toContain(
+      `huge.yaml  error  The file holds ${2 ** 30} bytes, more than the limit of 10485760 bytes; it is not read.`,
+    );
+    const flood = await run(['validate', '-'], 'x'.repeat(10 * 1024 * 1024 + 1));
+    expect(flood.code).toBe(1);
+    expect(flood.stdout).toContain(
+      '<stdin>  error  The input holds more than the limit of 10485760 bytes; it is not read.  (extra-specs/unreadable-file)',
+    );
   });
 
   it('fails a file whose flavors key is not a list, pointing at it', async () => {

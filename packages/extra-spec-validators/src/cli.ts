@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createDiagnostic, type Diagnostic, didYouMean, hasErrors, SpecError } from '@stackspec/core';
 import {
@@ -14,6 +14,7 @@ import {
   stderrColors,
   usage,
 } from '@stackspec/core/cli';
+import { type ReadTextFileResult, readTextFile, readTextInput } from '@stackspec/core/node';
 import { Option } from 'commander';
 import { validateFlavorFile } from './flavors.js';
 import { loadExtraSpecPlugins } from './plugins.js';
@@ -148,20 +149,13 @@ export async function runExtraSpecsCli(argv: readonly string[], io: CliIO): Prom
           const diagnostics: Diagnostic[] = [];
           let flavors = 0;
           for (const file of files) {
-            let text: string;
-            try {
-              text = file === '-' ? await readStdin(io) : await readFile(resolve(io.cwd, file), 'utf8');
-            } catch (e) {
-              diagnostics.push(
-                createDiagnostic({
-                  code: 'extra-specs/unreadable-file',
-                  file,
-                  message: `The file could not be read: ${(e as Error).message}`,
-                }),
-              );
+            const read = await readFlavorInput(io, file);
+            if (!read.ok) {
+              // The package's code for a file it could not read; core's message says why.
+              diagnostics.push({ ...read.diagnostic, code: 'extra-specs/unreadable-file' });
               continue;
             }
-            const r = validateFlavorFile(text, file === '-' ? '<stdin>' : file, {
+            const r = validateFlavorFile(read.text, file === '-' ? '<stdin>' : file, {
               mode: flags.mode,
               registry,
             });
@@ -301,11 +295,10 @@ export async function runExtraSpecsCli(argv: readonly string[], io: CliIO): Prom
   }, io);
 }
 
-async function readStdin(io: CliIO): Promise<string> {
+// A flavor file, or standard input for '-', read with core's bounded readers at the document size
+// limit: a FIFO, a device or a file over the limit is refused before it is read.
+async function readFlavorInput(io: CliIO, file: string): Promise<ReadTextFileResult> {
+  if (file !== '-') return readTextFile(resolve(io.cwd, file), { file });
   if (!io.stdin) usage('Standard input is not available.');
-  const chunks: Buffer[] = [];
-  for await (const chunk of io.stdin as AsyncIterable<Buffer | string>) {
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return readTextInput(io.stdin, { file: '<stdin>' });
 }

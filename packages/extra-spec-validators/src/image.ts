@@ -4,14 +4,15 @@ import {
   type Diagnostic,
   didYouMean,
   hasErrors,
+  pyInt,
+  pyRepr,
+  pyStrip,
   suggest,
   toJsonPointer,
   translatePythonRegex,
 } from '@stackspec/core';
 import { optionsOf, requireString } from './guards.js';
-import { pyRepr } from './http/pyjson.js';
 import { createLookup } from './key-index.js';
-import { PY_INT_MAX_DIGITS, parsePythonInt, pythonStrip } from './python-values.js';
 import { type ExtraSpecRegistry, internals, type RegisteredExtraSpec } from './registry.js';
 import type { NovaRelease } from './releases.js';
 import {
@@ -22,25 +23,15 @@ import {
 } from './validate.js';
 import { compileValueRule, describeValueRule, ValueVerdict } from './value-check.js';
 
-/** Python's ValueError text for `int(value)` on a string it refuses. */
-function intError(value: string): string {
-  const digits = [...value].filter((c) => /\p{Nd}/u.test(c)).length;
-  if (parsePythonInt(value) === undefined && digits > PY_INT_MAX_DIGITS && /^[\s+\-_\p{Nd}]*$/u.test(value)) {
-    return `Exceeds the limit (${PY_INT_MAX_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`;
-  }
-  // CPython cuts the repr at 200 characters (`%.200R`).
-  return `invalid literal for int() with base 10: ${[...pyRepr(value)].slice(0, 200).join('')}`;
-}
-
 /**
  * Nova's CPU set parser for `hw_numa_cpus.N` image properties: comma-separated
  * rules, each a CPU, a range `a-b` or an exclusion `^a` / `^a-b`. Returns
  * Nova's message for the first bad rule, or `undefined`.
  */
 export function checkCpuSpec(spec: string): string | undefined {
-  const int = (t: string) => parsePythonInt(pythonStrip(t));
+  const int = (t: string) => pyInt(pyStrip(t));
   for (const raw of spec.split(',')) {
-    const rule = pythonStrip(raw);
+    const rule = pyStrip(raw);
     if (rule.length < 1) continue;
     const dash = rule.indexOf('-');
     if (dash >= 0) {
@@ -48,13 +39,10 @@ export function checkCpuSpec(spec: string): string | undefined {
       if (first.startsWith('^')) first = first.slice(1);
       const a = int(first);
       const b = int(rule.slice(dash + 1));
-      if (!a || !b) return `Invalid range expression ${pyRepr(rule)}`;
-      const start = BigInt(`${a.negative ? '-' : ''}${a.digits}`);
-      const end = BigInt(`${b.negative ? '-' : ''}${b.digits}`);
-      if (start > end) return `Invalid range expression ${pyRepr(rule)}`;
+      if (!a.ok || !b.ok || a.value > b.value) return `Invalid range expression ${pyRepr(rule)}`;
     } else if (rule.startsWith('^')) {
-      if (!int(rule.slice(1))) return `Invalid exclusion expression ${pyRepr(rule)}`;
-    } else if (!parsePythonInt(rule)) return `Invalid inclusion expression ${pyRepr(rule)}`;
+      if (!int(rule.slice(1)).ok) return `Invalid exclusion expression ${pyRepr(rule)}`;
+    } else if (!pyInt(rule).ok) return `Invalid inclusion expression ${pyRepr(rule)}`;
   }
   return undefined;
 }
@@ -299,13 +287,14 @@ export function validateImageProperties(
       const numa = /^hw_numa_(cpus|mem)\./.test(name);
       if (numa && !numaCellRead(properties, name)) continue;
       const cpuProblem = name.startsWith('hw_numa_cpus.') ? checkCpuSpec(value) : undefined;
+      const intValue = rule.type === 'int' ? pyInt(value) : undefined;
       if (cpuProblem) {
         diagnostics.push(
           createDiagnostic({ code: 'extra-specs/invalid-image-property', path, message: cpuProblem }),
         );
-      } else if (rule.type === 'int' && !parsePythonInt(value)) {
+      } else if (intValue && !intValue.ok) {
         diagnostics.push(
-          createDiagnostic({ code: 'extra-specs/invalid-image-property', path, message: intError(value) }),
+          createDiagnostic({ code: 'extra-specs/invalid-image-property', path, message: intValue.message }),
         );
       } else if (rule.type === 'str' && rule.enum && !rule.enum.includes(value)) {
         diagnostics.push(

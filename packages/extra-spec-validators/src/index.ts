@@ -9,6 +9,8 @@ export {
   isAvailableIn,
   isDeprecatedIn,
 } from './catalog/index.js';
+export type { FlavorCheckOptions } from './checker.js';
+export { flavorChecker } from './checker.js';
 export type {
   Deprecation,
   ExtraSpecDefinition,
@@ -38,7 +40,7 @@ export {
 } from './define.js';
 export type { FlavorEntry, ReadFlavorFileResult } from './flavors.js';
 export { parsePropertiesString, readFlavorFile, validateFlavorFile } from './flavors.js';
-export type { ExtraSpecsHandlerOptions, FlavorStore } from './http/handler.js';
+export type { ExtraSpecsHandler, ExtraSpecsHandlerOptions, FlavorStore } from './http/handler.js';
 export { createExtraSpecsHandler, createMemoryFlavorStore, NOVA_MAX_BODY_BYTES } from './http/handler.js';
 export type { ImagePropertyMatch, ValidateImagePropertiesOptions } from './image.js';
 export { findImageProperty, IMAGE_ONLY_PROPERTIES, validateImageProperties } from './image.js';

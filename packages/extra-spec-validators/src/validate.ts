@@ -3,6 +3,8 @@ import {
   type Diagnostic,
   didYouMean,
   hasErrors,
+  pyInt,
+  pyStrip,
   SpecError,
   suggest,
   toJsonPointer,
@@ -12,7 +14,7 @@ import { isDeprecatedIn } from './catalog/index.js';
 import type { ValueRule } from './define.js';
 import { optionsOf } from './guards.js';
 import { findImageProperty, flavorKeyOf } from './image.js';
-import { BOOL_WORDS, parsePythonInt, pythonStrip } from './python-values.js';
+import { BOOL_WORDS } from './python-values.js';
 import {
   type CompiledEntry,
   createExtraSpecRegistry,
@@ -199,17 +201,17 @@ function novaRefusal(
 function valueHint(rule: ValueRule, value: string): string | undefined {
   if (rule.type === 'str') {
     // Nova does not trim strings (it does trim numbers and booleans).
-    const trimmed = pythonStrip(value);
+    const trimmed = pyStrip(value);
     if (trimmed !== value && compileValueRule(rule).check(trimmed) === ValueVerdict.Ok) {
       return `Remove the surrounding whitespace: '${trimmed}'.`;
     }
   }
   if (rule.type === 'str' && rule.enum) {
-    const s = suggest(pythonStrip(value), rule.enum);
+    const s = suggest(pyStrip(value), rule.enum);
     return didYouMean(s) ?? `Use one of: ${rule.enum.join(', ')}.`;
   }
   if (rule.type === 'bool') {
-    const s = suggest(pythonStrip(value).toLowerCase(), BOOL_WORDS);
+    const s = suggest(pyStrip(value).toLowerCase(), BOOL_WORDS);
     return didYouMean(s) ?? 'Use true or false.';
   }
   if (rule.type === 'int') {
@@ -226,8 +228,8 @@ function valueMessage(key: string, rule: ValueRule, value: string, verdict: Valu
       return `The value ${shown} of '${key}' is not an integer; expected ${describeValueRule(rule)}.`;
     case ValueVerdict.AboveMax:
     case ValueVerdict.BelowMin: {
-      const n = parsePythonInt(value);
-      const text = n ? `${n.negative ? '-' : ''}${n.digits}` : value;
+      const n = pyInt(value);
+      const text = n.ok ? n.value.toString() : value;
       return `The value ${text} of '${key}' is out of range; expected ${describeValueRule(rule)}.`;
     }
     case ValueVerdict.NotBoolean:

@@ -1,6 +1,6 @@
-import { compilePythonRegex } from '@stackspec/core';
+import { compilePythonRegex, pyInt } from '@stackspec/core';
 import type { ValueRule } from './define.js';
-import { compareToBound, formatPythonInt, parsePythonBool, parsePythonInt } from './python-values.js';
+import { parsePythonBool } from './python-values.js';
 
 /** Why a value was refused; `0` means it was accepted. */
 export const ValueVerdict = {
@@ -53,6 +53,8 @@ export function compileValueRule(rule: ValueRule): CompiledValueRule {
     const { min, max } = rule;
     const lo = min ?? Number.NEGATIVE_INFINITY;
     const hi = max ?? Number.POSITIVE_INFINITY;
+    const bigMin = min === undefined ? undefined : BigInt(min);
+    const bigMax = max === undefined ? undefined : BigInt(max);
     check = (value) => {
       // Fast path: short runs of ASCII digits, read without allocating.
       const len = value.length;
@@ -67,11 +69,11 @@ export function compileValueRule(rule: ValueRule): CompiledValueRule {
         if (i === len)
           return v > hi ? ValueVerdict.AboveMax : v < lo ? ValueVerdict.BelowMin : ValueVerdict.Ok;
       }
-      const n = parsePythonInt(value);
-      if (!n) return ValueVerdict.NotInteger;
+      const n = pyInt(value);
+      if (!n.ok) return ValueVerdict.NotInteger;
       // Nova tests the upper bound first.
-      if (max !== undefined && compareToBound(n, max) > 0) return ValueVerdict.AboveMax;
-      if (min !== undefined && compareToBound(n, min) < 0) return ValueVerdict.BelowMin;
+      if (bigMax !== undefined && n.value > bigMax) return ValueVerdict.AboveMax;
+      if (bigMin !== undefined && n.value < bigMin) return ValueVerdict.BelowMin;
       return ValueVerdict.Ok;
     };
   } else if (rule.type === 'bool') {
@@ -111,8 +113,8 @@ export function novaValueMessage(rule: ValueRule, value: string, verdict: ValueV
 }
 
 function parsedText(value: string): string {
-  const n = parsePythonInt(value);
-  return n ? formatPythonInt(n) : value;
+  const n = pyInt(value);
+  return n.ok ? n.value.toString() : value;
 }
 
 /** What a value rule expects, in words: `an integer of at least 1`, `one of: a, b`. */

@@ -312,3 +312,131 @@ describe('createExtraSpecsHandler on hostile input', () => {
     );
   });
 });
+
+describe('createExtraSpecsHandler with roles from trusted headers', () => {
+  const store = () => createMemoryFlavorStore({ f1: { 'hw:cpu_policy': 'shared' } });
+  const send = async (
+    flavors: ReturnType<typeof store>,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+    enforceNewDefaults = false,
+  ) => {
+    const handler = createExtraSpecsHandler({ store: flavors, auth: 'trusted-headers', enforceNewDefaults });
+    const res = await handler(
+      new Request(`http://localhost${path}`, {
+        method,
+        headers: { 'OpenStack-API-Version': 'compute 2.86', ...headers },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      }),
+    );
+    return { status: res.status, text: await res.text() };
+  };
+  const forbidden = (action: string) =>
+    `{"forbidden": {"code": 403, "message": "Policy doesn't allow os_compute_api:os-flavor-extra-specs:${action} to be performed."}}`;
+
+  it('lets an admin of a project create, update and delete', async () => {
+    const flavors = store();
+    const admin = { 'X-Roles': 'admin', 'X-Project-Id': 'p1' };
+    const specs = { extra_specs: { 'hw:numa_nodes': '2' } };
+    expect((await send(flavors, 'POST', '/flavors/f1/os-extra_specs', admin, specs)).status).toBe(200);
+    expect(
+      (
+        await send(flavors, 'PUT', '/flavors/f1/os-extra_specs/hw:numa_nodes', admin, {
+          'hw:numa_nodes': '1',
+        })
+      ).status,
+    ).toBe(200);
+    expect((await send(flavors, 'DELETE', '/flavors/f1/os-extra_specs/hw:cpu_policy', admin)).status).toBe(
+      200,
+    );
+    expect(flavors.snapshot()).toEqual({ f1: { 'hw:numa_nodes': '1' } });
+  });
+
+  it.each([
+    ['no roles', {}],
+    ['a reader', { 'X-Roles': 'reader', 'X-Project-Id': 'p1' }],
+    ['a member', { 'X-Roles': 'member,reader', 'X-Project-Id': 'p1' }],
+    ['a system reader', { 'X-Roles': 'reader', 'OpenStack-System-Scope': 'all' }],
+    ['a service user', { 'X-Roles': 'service', 'X-Project-Id': 'service' }],
+  ])("refuses writes from %s with Nova's 403 and changes nothing", async (_who, headers) => {
+    const flavors = store();
+    const post = await send(flavors, 'POST', '/flavors/f1/os-extra_specs', headers, {
+      extra_specs: { 'hw:numa_nodes': '2' },
+    });
+    expect(post).toEqual({ status: 403, text: forbidden('create') });
+    const put = await send(flavors, 'PUT', '/flavors/f1/os-extra_specs/a', headers, { a: 'b' });
+    expect(put).toEqual({ status: 403, text: forbidden('update') });
+    const del = await send(flavors, 'DELETE', '/flavors/f1/os-extra_specs/hw:cpu_policy', headers);
+    expect(del).toEqual({ status: 403, text: forbidden('delete') });
+    expect(flavors.snapshot()).toEqual({ f1: { 'hw:cpu_policy': 'shared' } });
+  });
+
+  it('lets any caller read, as Nova 26 ships', async () => {
+    const flavors = store();
+    const callers: Record<string, string>[] = [
+      { 'X-Roles': 'member', 'X-Project-Id': 'p1' },
+      { 'X-Roles': 'other', 'X-Project-Id': 'p2' },
+      { 'X-Project-Id': 'p3' },
+    ];
+    for (const headers of callers) {
+      expect(await send(flavors, 'GET', '/flavors/f1/os-extra_specs/hw:cpu_policy', headers)).toEqual({
+        status: 200,
+        text: '{"hw:cpu_policy": "shared"}',
+      });
+      expect((await send(flavors, 'GET', '/flavors/f1/os-extra_specs', headers)).status).toBe(200);
+    }
+  });
+
+  it('with enforceNewDefaults, lets a reader read and refuses a member or a caller without roles', async () => {
+    const flavors = store();
+    const reader = { 'X-Roles': 'reader', 'X-Project-Id': 'p1' };
+    const get = (path: string, headers: Record<string, string>) =>
+      send(flavors, 'GET', path, headers, undefined, true);
+    expect((await get('/flavors/f1/os-extra_specs', reader)).status).toBe(200);
+    expect(await get('/flavors/f1/os-extra_specs/hw:cpu_policy', {})).toEqual({
+      status: 403,
+      text: forbidden('show'),
+    });
+    expect(await get('/flavors/f1/os-extra_specs', { 'X-Roles': 'member', 'X-Project-Id': 'p1' })).toEqual({
+      status: 403,
+      text: forbidden('index'),
+    });
+    const post = await send(
+      flavors,
+      'POST',
+      '/flavors/f1/os-extra_specs',
+      { 'X-Roles': 'member,reader', 'X-Project-Id': 'p1' },
+      { extra_specs: { 'hw:numa_nodes': '2' } },
+      true,
+    );
+    expect(post).toEqual({ status: 403, text: forbidden('create') });
+    expect(flavors.snapshot()).toEqual({ f1: { 'hw:cpu_policy': 'shared' } });
+  });
+
+  it('checks the JSON schema before the policy, as Nova does', async () => {
+    const r = await send(store(), 'POST', '/flavors/f1/os-extra_specs', {}, { extra_specs: 1 });
+    expect(r.status).toBe(400);
+  });
+
+  it('serves everyone as an admin without auth, as before', async () => {
+    const flavors = store();
+    const handler = createExtraSpecsHandler({ store: flavors });
+    const r = await handler(
+      new Request('http://localhost/flavors/f1/os-extra_specs/hw:cpu_policy', { method: 'DELETE' }),
+    );
+    expect(r.status).toBe(200);
+  });
+});
+
+describe('createExtraSpecsHandler.oversizedHead', () => {
+  it("answers a head too large to read with Nova's fault body", async () => {
+    const handler = createExtraSpecsHandler({ store: createMemoryFlavorStore({}) });
+    const r = handler.oversizedHead({ status: 414, message: 'The request line is too long.' });
+    expect(r.status).toBe(414);
+    expect(await r.text()).toBe(
+      '{"computeFault": {"code": 414, "message": "The request line is too long."}}',
+    );
+  });
+});

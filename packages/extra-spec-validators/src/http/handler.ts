@@ -1,19 +1,31 @@
 import {
+  type AuthOption,
   ConflictError,
   compareMicroversions,
+  credentialsHook,
+  decodeUtf8Strict,
   formatMicroversion,
   isStackspecError,
   type Microversion,
   negotiateMicroversion,
   novaErrorBody,
+  PyNumber,
+  type PyResult,
+  type PyValue,
+  pyCompare,
+  pyJsonDumps,
+  pyJsonLoads,
+  pyRepr,
+  pyStr,
   readBodyBytes,
   SpecError,
   webobErrorResponse,
 } from '@stackspec/core';
+import type { OversizedHead } from '@stackspec/core/node';
 import { optionsOf } from '../guards.js';
 import type { ExtraSpecRegistry } from '../registry.js';
 import { builtinRegistry, checkNovaExtraSpec, validateExtraSpecs } from '../validate.js';
-import { PyJsonError, PyNumber, parsePyJson, pyDumps, pyRepr, pyStr } from './pyjson.js';
+import { createNovaExtraSpecsPolicy, type NovaExtraSpecsRule } from './policy.js';
 
 /** Where flavors' extra specs live; an adapter over a database or Nova itself. */
 export interface FlavorStore {
@@ -76,6 +88,24 @@ export interface ExtraSpecsHandlerOptions {
    * `max_request_body_size` of the oslo middleware in Nova's pipeline).
    */
   maxBodyBytes?: number;
+  /**
+   * Who is calling: `none` (default; every request is an admin),
+   * `trusted-headers` (roles, scope and project from `X-Roles`,
+   * `OpenStack-System-Scope` and `X-Project-Id`, as an authenticating proxy
+   * sets them) or a hook. Credentials are checked against Nova 26's
+   * default policy as it ships: writes (POST, PUT, DELETE) need the `admin`
+   * role, in any scope; anyone may read (see `enforceNewDefaults`). A
+   * refusal is Nova's 403
+   * `Policy doesn't allow os_compute_api:os-flavor-extra-specs:<action> to be performed.`
+   */
+  auth?: AuthOption;
+  /**
+   * Nova's `[oslo_policy] enforce_new_defaults`: true drops the deprecated
+   * read rule, so that reads need `reader` on the caller's project, or
+   * `admin`; writes need `admin` either way. Default false, as Nova 26
+   * ships it.
+   */
+  enforceNewDefaults?: boolean;
 }
 
 /** Nova's default largest request body: oslo.middleware's `max_request_body_size`, 112 KiB. */
@@ -109,21 +139,8 @@ function contentLength(request: Request): number | undefined {
   return v && /^\d+$/.test(v) ? Number(v) : undefined;
 }
 
-// Python decodes request bodies strictly and keeps a byte order mark, which
-// its JSON parser then refuses.
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyNumber);
-}
-
-function codePointCompare(a: string, b: string): number {
-  const x = [...a].map((c) => c.codePointAt(0) as number);
-  const y = [...b].map((c) => c.codePointAt(0) as number);
-  for (let i = 0; i < Math.min(x.length, y.length); i += 1) {
-    if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
-  }
-  return x.length - y.length;
 }
 
 /**
@@ -150,7 +167,7 @@ function checkSpecsSchema(specs: unknown, field: string | undefined, exactlyOne:
     if (typeof v === 'string' && [...v].length > 255) throw bad(wrap(k, v, `${pyRepr(v)} is too long`));
   }
   if (extras.length) {
-    extras.sort(codePointCompare);
+    extras.sort(pyCompare);
     const verb = extras.length === 1 ? 'does' : 'do';
     const message = `${extras.map(pyRepr).join(', ')} ${verb} not match any of the regexes: ${pyRepr(KEY_PATTERN_TEXT)}`;
     throw bad(wrap(field, specs, message));
@@ -201,8 +218,13 @@ function reply(status: number, body: string, headers: Record<string, string>, er
 }
 
 function fault(status: number, message: string, headers: Record<string, string>): Response {
-  return reply(status, pyDumps(novaErrorBody(status, message)), headers, true);
+  return reply(status, pyJsonDumps(novaErrorBody(status, message)), headers, true);
 }
+
+/** The answer of the extra specs handler, with Nova's fault body for a request head too large to read. */
+export type ExtraSpecsHandler = ((request: Request) => Promise<Response>) & {
+  readonly oversizedHead: (head: OversizedHead) => Response;
+};
 
 /**
  * A fetch-style handler for Nova's flavor extra specs API with the
@@ -224,16 +246,19 @@ function fault(status: number, message: string, headers: Record<string, string>)
  * `maxBodyBytes` is a 413 before anything else, and a body without one is
  * cut off at the limit (413 too), both with webob's error page in the
  * format the Accept header asks for. JSON nested deeper than Python's parser
- * reaches is Nova's 500 `computeFault`; bytes that are not UTF-8 are its 400
- * `Malformed request body`.
+ * reaches is Nova's 500 `computeFault`; bytes that are not UTF-8 are the 400
+ * `Malformed request body` of Nova's body parser (Nova 26 itself answers
+ * 500 there, because a debug log line decodes the body first and fails).
+ *
+ * With `auth`, Nova's default policy applies at the point Nova checks it:
+ * writes after the JSON schema, before values are validated; reads and
+ * deletes before the flavor is looked up.
  *
  * @example
  * const handler = createExtraSpecsHandler({ store: createMemoryFlavorStore({ f1: {} }) });
  * serve(handler); // e.g. with @stackspec/core/node's startServer
  */
-export function createExtraSpecsHandler(
-  options: ExtraSpecsHandlerOptions,
-): (request: Request) => Promise<Response> {
+export function createExtraSpecsHandler(options: ExtraSpecsHandlerOptions): ExtraSpecsHandler {
   options = optionsOf(options, 'createExtraSpecsHandler') as ExtraSpecsHandlerOptions;
   const store = options.store;
   if (!store || typeof store.getExtraSpecs !== 'function') {
@@ -255,6 +280,8 @@ export function createExtraSpecsHandler(
       { code: 'extra-specs/bad-option' },
     );
   }
+  const who = credentialsHook(options.auth);
+  const policy = createNovaExtraSpecsPolicy({ enforceNewDefaults: options.enforceNewDefaults === true });
   const route = new RegExp(
     `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/flavors/([^/]+)/os-extra_specs(?:/([^/]+))?/?$`,
   );
@@ -301,7 +328,7 @@ export function createExtraSpecsHandler(
     return strings;
   };
 
-  return async (request: Request): Promise<Response> => {
+  const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url, 'http://localhost');
     const m = route.exec(url.pathname);
     if (!m) return fault(404, 'The resource could not be found.', {});
@@ -346,6 +373,13 @@ export function createExtraSpecsHandler(
     if (!isCreate && !isUpdate && !isRead && !isDelete) {
       return fault(405, 'The method is not allowed for this resource.', headers);
     }
+    const authorize = async (action: 'index' | 'show' | 'create' | 'update' | 'delete') => {
+      const credentials = await who(request);
+      const rule: NovaExtraSpecsRule = `os_compute_api:os-flavor-extra-specs:${action}`;
+      if (credentials !== 'admin' && !policy(rule, credentials)) {
+        throw new NovaFault(403, `Policy doesn't allow ${rule} to be performed.`);
+      }
+    };
     try {
       // Nova reads every body once the version is known; a body sent without
       // a length is cut off at the limit while it is read.
@@ -361,15 +395,17 @@ export function createExtraSpecsHandler(
         );
       }
       if (isRead) {
+        await authorize(key === undefined ? 'index' : 'show');
         const specs = await store.getExtraSpecs(flavorId);
         if (!specs) throw new NovaFault(404, `Flavor ${flavorId} could not be found.`);
-        if (key === undefined) return reply(200, pyDumps({ extra_specs: specs }), headers, false);
+        if (key === undefined) return reply(200, pyJsonDumps({ extra_specs: specs }), headers, false);
         if (!Object.hasOwn(specs, key)) {
           throw new NovaFault(404, `Flavor ${flavorId} has no extra specs with key ${key}.`);
         }
-        return reply(200, pyDumps({ [key]: specs[key] }), headers, false);
+        return reply(200, pyJsonDumps({ [key]: specs[key] }), headers, false);
       }
       if (isDelete) {
+        await authorize('delete');
         if (!(await store.getExtraSpecs(flavorId)))
           throw new NovaFault(404, `Flavor ${flavorId} could not be found.`);
         if (!(await store.deleteExtraSpec(flavorId, key))) {
@@ -377,28 +413,34 @@ export function createExtraSpecsHandler(
         }
         return reply(200, '', headers, false);
       }
-      let body: unknown;
+      let loaded: PyResult<PyValue> | undefined;
       try {
-        body = bytes.length === 0 ? undefined : parsePyJson(UTF8.decode(bytes));
+        loaded = bytes.length === 0 ? undefined : pyJsonLoads(decodeUtf8Strict(bytes));
       } catch (e) {
-        // Python's json module overflows its stack on deep nesting, which
-        // Nova's fault wrapper turns into a 500.
-        if (e instanceof PyJsonError && e.tooDeep) throw new NovaFault(500, SERVER_ERROR);
-        if (e instanceof PyJsonError || e instanceof TypeError) throw bad('Malformed request body');
+        if (isStackspecError(e) && e.code === 'http/invalid-utf8') throw bad('Malformed request body');
+        if (e instanceof TypeError) throw bad('Malformed request body');
         throw e;
       }
+      if (loaded && !loaded.ok) {
+        // Python's json module overflows its stack on deep nesting, which
+        // Nova's fault wrapper turns into a 500.
+        if (loaded.exception === 'RecursionError') throw new NovaFault(500, SERVER_ERROR);
+        throw bad('Malformed request body');
+      }
+      const body: unknown = loaded?.value;
       let specs: Record<string, unknown>;
       if (isCreate) specs = checkCreateSchema(body ?? null);
       else {
         checkSpecsSchema(body ?? null, undefined, true);
         specs = body as Record<string, unknown>;
       }
+      await authorize(isCreate ? 'create' : 'update');
       const strings = checkPairs(flavorId, specs, version, url);
       if (isUpdate && !Object.hasOwn(specs, key as string)) throw bad('Request body and URI mismatch');
       if (!(await store.getExtraSpecs(flavorId)))
         throw new NovaFault(404, `Flavor ${flavorId} could not be found.`);
       await store.updateExtraSpecs(flavorId, strings);
-      return reply(200, pyDumps(body), headers, false);
+      return reply(200, pyJsonDumps(body, { allowNan: true }), headers, false);
     } catch (e) {
       if (e instanceof NovaFault) return fault(e.status, e.message, headers);
       if (isStackspecError(e)) return fault(e.status, e.message, headers);
@@ -409,4 +451,7 @@ export function createExtraSpecsHandler(
       );
     }
   };
+  // What the WSGI server in front of Nova answers, in Nova's fault body.
+  const oversizedHead = (head: OversizedHead) => fault(head.status, head.message, {});
+  return Object.assign(handler, { oversizedHead });
 }
