@@ -135,7 +135,7 @@ function numberSpelling(value: unknown, options: ReadCapabilitiesOptions, path: 
   if (typeof value !== 'number' || !Number.isInteger(value) || !options.document || !options.source) {
     return undefined;
   }
-  return rawTextAt(options.source, options.document, path);
+  return rawTextAt(options.document, path);
 }
 
 function describe(value: unknown): string {

@@ -519,7 +519,7 @@ export function safeParseEnvironment(
     at: (init, key = false) => document.diagnostic(init, { key }),
     baseDir: options.baseDir ?? baseDirOf(file),
     options,
-    spelling: (path) => rawTextAt(source, document, path),
+    spelling: (path) => rawTextAt(document, path),
   };
   for (const [key, section] of Object.entries(value)) {
     if (!known.includes(key)) {
@@ -528,7 +528,7 @@ export function safeParseEnvironment(
         walk.at(
           {
             code: 'heat/environment/wrong-section',
-            message: `environment has wrong section "${pythonKeyText(key, rawTextAt(source, document, `/${pointerSegment(key)}`, { key: true }))}"`,
+            message: `environment has wrong section "${pythonKeyText(key, rawTextAt(document, `/${pointerSegment(key)}`, { key: true }))}"`,
             path: `/${pointerSegment(key)}`,
             hint: close
               ? `did you mean ${close}?`

@@ -59,6 +59,8 @@ export type ResolveRequest = z.infer<typeof ResolveRequestSchema>;
 // Heat exception names for our codes, so clients that branch on error.type keep working.
 const HEAT_TYPES: Record<string, string> = {
   'heat/template/too-large': 'RequestLimitExceeded',
+  // Heat refuses a JSON body past max_json_body_size with this exception.
+  'http/body-too-large': 'RequestLimitExceeded',
   'heat/template/unknown-version': 'InvalidTemplateVersion',
   'heat/template/ambiguous-version': 'InvalidTemplateVersion',
   'heat/template/version-not-string': 'InvalidTemplateVersion',

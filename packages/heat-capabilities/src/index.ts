@@ -12,6 +12,8 @@ export {
   readCapabilities,
   satisfiesFilter,
 } from './capabilities.js';
+export type { HeatEnvironmentCheckOptions } from './checker.js';
+export { heatEnvironmentChecker, heatTemplateChecker } from './checker.js';
 export type {
   Candidate,
   HeatEnvironment,

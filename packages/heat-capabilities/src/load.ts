@@ -175,25 +175,17 @@ export function pythonKeyText(key: string, raw: string | undefined): string {
 }
 
 /**
- * The source text at `path` (a JSON pointer) in `document`, parsed from
- * `source`: the key there with `key: true`, else the value; `undefined`
- * when it cannot be located or spans several lines. Used where the spelling
+ * The source text of the scalar at `path` (a JSON pointer) in `document`:
+ * the key there with `key: true`, else the value; `undefined` when there is
+ * no scalar there or it spans several lines. Used where the spelling
  * carries meaning the loaded value lost (`1.0`, a float, loads as 1).
  */
 export function rawTextAt(
-  source: string,
   document: SourceDocument,
   path: string,
   options: { key?: boolean } = {},
 ): string | undefined {
-  const range = document.locate(path, options);
-  if (!range || range.line !== range.endLine) return undefined;
-  let offset = 0;
-  for (let line = 1; line < range.line; line += 1) {
-    const next = source.indexOf('\n', offset);
-    if (next < 0) return undefined;
-    offset = next + 1;
-  }
-  if (source.charCodeAt(0) === 0xfeff && range.line === 1) offset += 1;
-  return source.slice(offset + range.column - 1, offset + range.endColumn - 1);
+  const scalar = document.scalar(path, options);
+  if (!scalar || scalar.range.line !== scalar.range.endLine) return undefined;
+  return scalar.source;
 }

@@ -321,7 +321,7 @@ export function safeParseTemplate(source: string, options: ParseTemplateOptions 
     if (allowCapabilities) allowed.push(CAPABILITIES_SECTION);
     const lower = allowed.find((s) => s.toLowerCase() === key.toLowerCase());
     const conditionsTooOld = key === 'conditions' && version.format === 'hot';
-    const shown = pythonKeyText(key, rawTextAt(source, document, `/${escapePointer(key)}`, { key: true }));
+    const shown = pythonKeyText(key, rawTextAt(document, `/${escapePointer(key)}`, { key: true }));
     errors.push(
       at(
         {

@@ -131,7 +131,7 @@ describe('stackspec-image validate', () => {
     expect(r.err).toContain("The version of package 'wget' must be a non-empty string");
     const missing = await cli('validate', join(dir, 'nope'), '--dry-run');
     expect(missing.code).toBe(2);
-    expect(missing.err).toMatch(/could not be read: ENOENT/);
+    expect(missing.err).toMatch(/The spec file could not be read: it does not exist\./);
   });
 
   it('rejects bad command lines with exit code 2', async () => {

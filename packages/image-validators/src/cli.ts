@@ -1,5 +1,5 @@
-import { userInfo } from 'node:os';
-import { didYouMean, suggest } from '@stackspec/core';
+import { resolve } from 'node:path';
+import { didYouMean, SpecError, suggest } from '@stackspec/core';
 import {
   type CliIO,
   createColors,
@@ -14,10 +14,11 @@ import { Option } from 'commander';
 import { createChrootRemote } from './adapters/chroot.js';
 import { createDryRunRemote } from './adapters/dry-run.js';
 import { createLocalRemote } from './adapters/local.js';
+import { readImageSpecFile } from './adapters/spec-file.js';
 import { createSshRemote } from './adapters/ssh.js';
 import type { CommandStyle, RedhatInstaller } from './commands.js';
 import { explainImageSpec, formatExplainedSpec } from './explain.js';
-import { loadImageSpec } from './load.js';
+import { loadImageSpec, MAX_RESOURCE_BYTES } from './load.js';
 import type { Remote } from './remote.js';
 import type { ImageSpec, ValidatorNode } from './spec.js';
 import {
@@ -33,6 +34,7 @@ interface ValidateFlags {
   port?: string;
   identity?: string;
   knownHosts?: string;
+  sshConfig?: string;
   insecureSkipHostKeyCheck?: boolean;
   passwordEnv?: string;
   passphraseEnv?: string;
@@ -66,12 +68,12 @@ function pairs(list: readonly string[], flag: string): Record<string, string> {
   return out;
 }
 
-function parseHost(text: string): { username: string; host: string } {
+// The user is left to the ssh config (`User`), else the local user, when `user@` is not given.
+function parseHost(text: string): { username?: string; host: string } {
   const at = text.lastIndexOf('@');
-  const username = at > 0 ? text.slice(0, at) : userInfo().username;
   const host = (at > 0 ? text.slice(at + 1) : text).replace(/^\[(.*)\]$/, '$1');
-  if (!host) usage(`--host needs user@host, but got '${text}'.`);
-  return { username, host };
+  if (!host) usage(`--host needs [user@]host, but got '${text}'.`);
+  return at > 0 ? { username: text.slice(0, at), host } : { host };
 }
 
 function positiveInt(
@@ -111,24 +113,39 @@ function pickRemote(flags: ValidateFlags, io: CliIO): { remote: Remote; target: 
     return {
       remote: createSshRemote({
         host,
-        username,
+        ...(username !== undefined ? { username } : {}),
         ...(port ? { port } : {}),
-        // The agent and home come from the command's environment, as for ssh.
-        ...(flags.identity
-          ? { privateKeyPath: flags.identity }
-          : { agent: io.env.SSH_AUTH_SOCK || (false as const) }),
+        ...(flags.identity ? { privateKeyPath: flags.identity } : {}),
+        // The agent, home and config come from the command's environment, as for ssh.
+        env: io.env,
         ...(io.env.HOME ? { home: io.env.HOME } : {}),
+        ...(flags.sshConfig ? { configFile: resolve(io.cwd, flags.sshConfig) } : {}),
+        onWarning: (d) =>
+          io.stderr.write(
+            d.file
+              ? `${formatDiagnostics([d], { colors: stderrColors(io), summary: false })}\n`
+              : `${stderrColors(io).yellow('warning:')} ${d.message}\n`,
+          ),
         ...(password !== undefined ? { password } : {}),
         ...(passphrase !== undefined ? { passphrase } : {}),
         ...(flags.knownHosts ? { knownHostsFile: flags.knownHosts } : {}),
         ...(flags.insecureSkipHostKeyCheck ? { insecureSkipHostKeyCheck: true } : {}),
         ...(timeoutMs ? { timeoutMs } : {}),
       }),
-      target: `${username}@${host}${port ? `:${port}` : ''}`,
+      target: `${username !== undefined ? `${username}@` : ''}${host}${port ? `:${port}` : ''}`,
     };
   }
-  if (flags.port || flags.identity || flags.knownHosts || flags.passwordEnv || flags.passphraseEnv) {
-    usage('--port, --identity, --known-hosts, --password-env and --passphrase-env only apply with --host.');
+  if (
+    flags.port ||
+    flags.identity ||
+    flags.knownHosts ||
+    flags.sshConfig ||
+    flags.passwordEnv ||
+    flags.passphraseEnv
+  ) {
+    usage(
+      '--port, --identity, --known-hosts, --ssh-config, --password-env and --passphrase-env only apply with --host.',
+    );
   }
   if (flags.chroot)
     return {
@@ -166,13 +183,20 @@ export async function runImageCli(argv: readonly string[], io: CliIO): Promise<n
     .description('Run a spec against a machine; check only unless --reconcile.')
     .argument('<spec>', 'the image.yaml to run')
     .option('--local', 'validate the machine this command runs on')
-    .option('--host <user@host>', 'validate a machine over SSH')
-    .option('--port <port>', 'SSH port, 1-65535 (default 22)')
+    .option('--host <[user@]host>', 'validate a machine over SSH (a Host alias of ~/.ssh/config works)')
+    .option('--port <port>', 'SSH port, 1-65535 (default: the ssh config, else 22)')
     .option(
       '--identity <file>',
-      'SSH private key (default, as ssh: the agent, then ~/.ssh/id_rsa, id_ecdsa, id_ed25519)',
+      'SSH private key (default, as ssh: the agent, then the IdentityFile of the ssh config, else ~/.ssh/id_rsa, id_ecdsa, id_ed25519)',
     )
-    .option('--known-hosts <file>', 'known_hosts to verify the host key against (default ~/.ssh/known_hosts)')
+    .option(
+      '--known-hosts <file>',
+      'known_hosts to verify host keys against (default: the ssh config, else ~/.ssh/known_hosts), besides /etc/ssh/ssh_known_hosts',
+    )
+    .option(
+      '-F, --ssh-config <file>',
+      'ssh config to read instead of ~/.ssh/config and /etc/ssh/ssh_config (as ssh -F)',
+    )
     .option('--insecure-skip-host-key-check', 'accept any SSH host key (throwaway machines only)')
     .option('--password-env <var>', 'read the SSH password from this environment variable')
     .option('--passphrase-env <var>', 'read the passphrase of an encrypted SSH key from this variable')
@@ -210,10 +234,7 @@ export async function runImageCli(argv: readonly string[], io: CliIO): Promise<n
       const env = pairs(flags.env, '--env');
       if ((flags.assumeInstalled || flags.distro) && !flags.dryRun)
         usage('--assume-installed and --distro only apply with --dry-run.');
-      const spec = loadImageSpec(
-        specPath,
-        flags.resourceRoot.length ? { resourceRoots: flags.resourceRoot, baseDir: io.cwd } : {},
-      );
+      const spec = loadSpecFile(specPath, flags.resourceRoot, io.cwd);
       warnAbout(spec, args, io);
       const picked = pickRemote(flags, io);
       let remote = picked.remote;
@@ -308,10 +329,7 @@ export async function runImageCli(argv: readonly string[], io: CliIO): Promise<n
     )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action((specPath: string, flags: { format: 'text' | 'json'; resourceRoot: string[] }) => {
-      const spec = loadImageSpec(
-        specPath,
-        flags.resourceRoot.length ? { resourceRoots: flags.resourceRoot, baseDir: io.cwd } : {},
-      );
+      const spec = loadSpecFile(specPath, flags.resourceRoot, io.cwd);
       warnAbout(spec, {}, io);
       const explained = explainImageSpec(spec);
       io.stdout.write(
@@ -323,6 +341,21 @@ export async function runImageCli(argv: readonly string[], io: CliIO): Promise<n
 
   await program.parseAsync([...argv], { from: 'user' });
   return exitCode;
+}
+
+/**
+ * Loads the spec at a path named on the command line: always a path, never
+ * spec text. Scripts are looked up under `--resource-root` folders
+ * (relative to the working directory), by default the spec's own folder.
+ */
+function loadSpecFile(specPath: string, resourceRoots: readonly string[], cwd: string): ImageSpec {
+  const read = readImageSpecFile(specPath, {
+    maxBytes: MAX_RESOURCE_BYTES,
+    ...(resourceRoots.length ? { resourceRoots, baseDir: cwd } : {}),
+  });
+  if (!read.ok)
+    throw new SpecError(undefined, { code: 'image-spec/unreadable', diagnostics: read.diagnostics });
+  return loadImageSpec(read.source, { reader: read.reader });
 }
 
 /** Spec warnings, and --arg names the spec does not declare (Sahara drops them silently). */

@@ -13,6 +13,8 @@ export type {
 export { createDryRunRemote, parseScriptFile } from './adapters/dry-run.js';
 export type { LocalRemoteOptions } from './adapters/local.js';
 export { createLocalRemote } from './adapters/local.js';
+export type { ImageSpecCheckOptions } from './checker.js';
+export { imageSpecChecker } from './checker.js';
 export type { CommandStyle, PackageFamily, ParsedPackageCommand, RedhatInstaller } from './commands.js';
 export {
   batchCheckCommand,
@@ -29,7 +31,12 @@ export {
 export type { ExplainedSpec, ExplainedValidator } from './explain.js';
 export { explainImageSpec, formatExplainedSpec } from './explain.js';
 export { DISTRO_FAMILIES, familyOf, SAHARA_DISTRO_FAMILIES } from './families.js';
-export type { CheckImageSpecResult, LoadImageSpecOptions } from './load.js';
+export type {
+  CheckImageSpecResult,
+  ImageSpecReadOptions,
+  ImageSpecSource,
+  LoadImageSpecOptions,
+} from './load.js';
 export {
   BUILTIN_VALIDATOR_TYPES,
   checkImageSpec,

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -91,9 +92,13 @@ describe('loadImageSpec', () => {
       const r = checkImageSpec(input);
       expect(r.ok, input).toBe(false);
       expect(r.diagnostics[0]).toMatchObject({ code: 'image-spec/unreadable', file: input, path: '' });
-      expect(r.diagnostics[0]?.message).toMatch(/could not be read: (ENOENT|.* is a folder)/);
+      expect(r.diagnostics[0]?.message).toMatch(
+        /^The spec file could not be read: it (does not exist|is a directory, not a regular file)\.$/,
+      );
     }
-    expect(checkImageSpec('/dev/zero').diagnostics[0]?.message).toMatch(/not a regular file/);
+    expect(checkImageSpec('/dev/zero').diagnostics[0]?.message).toBe(
+      'The spec file could not be read: it is a device, not a regular file.',
+    );
     // Text is still text: a one-line flow mapping, and YAML that is not a mapping.
     expect(checkImageSpec('{validators: []}').ok).toBe(true);
     expect(checkImageSpec('- a\n').diagnostics[0]?.code).toBe('image-spec/not-a-mapping');
@@ -241,6 +246,56 @@ describe('loadImageSpec', () => {
       const [d] = errors('validators:\n  - package: a\n  - script: no/such\n', { resourceRoots: [dir] });
       expect(d).toMatchObject({ code: 'image-spec/script-not-found', line: 3, path: '/validators/1/script' });
       expect(d?.hint).toContain(dir);
+    });
+
+    it('says why a script that is there cannot be used: a FIFO, a device, a folder, too large', () => {
+      const dir = root();
+      expect(spawnSync('mkfifo', [join(dir, 'pipe')]).status).toBe(0);
+      mkdirSync(join(dir, 'folder'));
+      // Sparse: no disk used, but read whole it would take a gigabyte of memory.
+      writeFileSync(join(dir, 'huge'), '');
+      truncateSync(join(dir, 'huge'), 2 ** 30);
+      const o = { resourceRoots: [dir] };
+      const first = (script: string, options = o) =>
+        errors(`validators:\n  - package: a\n  - script: ${script}\n`, options)[0];
+      expect(first('pipe')).toMatchObject({
+        code: 'image-spec/resource-unreadable',
+        line: 3,
+        path: '/validators/1/script',
+        message: `The resource 'pipe' cannot be read: it is a named pipe (FIFO), not a regular file (${join(dir, 'pipe')}).`,
+      });
+      expect(first('folder')?.message).toContain('it is a directory, not a regular file');
+      expect(first('zero', { resourceRoots: ['/dev'] })?.message).toBe(
+        "The resource 'zero' cannot be read: it is a device, not a regular file (/dev/zero).",
+      );
+      expect(first('huge')).toMatchObject({
+        code: 'image-spec/resource-too-large',
+        message: `The resource 'huge' is ${2 ** 30} bytes, more than the limit of 16777216 bytes.`,
+      });
+      // A link to /dev/zero leaves the roots: that is what is reported, and nothing is opened.
+      symlinkSync('/dev/zero', join(dir, 'zero'));
+      expect(first('zero')?.code).toBe('image-spec/path-escapes-roots');
+      // As in Sahara, a later root that holds the file is used.
+      const other = root({ pipe: 'echo ok\n' });
+      const spec = loadImageSpec('validators:\n  - script: pipe\n', { resourceRoots: [dir, other] });
+      expect(spec.validators[0]).toMatchObject({ body: 'echo ok\n', scriptPath: join(other, 'pipe') });
+    });
+
+    it('refuses a spec file that is a FIFO or too large without waiting on it or reading it', () => {
+      const dir = root();
+      expect(spawnSync('mkfifo', [join(dir, 'image.yaml')]).status).toBe(0);
+      expect(checkImageSpec(join(dir, 'image.yaml')).diagnostics).toEqual([
+        expect.objectContaining({
+          code: 'image-spec/unreadable',
+          file: join(dir, 'image.yaml'),
+          message: 'The spec file could not be read: it is a named pipe (FIFO), not a regular file.',
+        }),
+      ]);
+      writeFileSync(join(dir, 'huge.yaml'), '');
+      truncateSync(join(dir, 'huge.yaml'), 2 ** 30);
+      expect(checkImageSpec(join(dir, 'huge.yaml')).diagnostics[0]?.message).toBe(
+        `The spec file could not be read: it holds ${2 ** 30} bytes, more than the limit of 16777216 bytes.`,
+      );
     });
 
     it('never reads outside the resource roots', () => {

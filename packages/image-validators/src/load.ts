@@ -1,7 +1,5 @@
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
+  createMemoryResourceReader,
   type Diagnostic,
   describeError,
   describeType,
@@ -13,12 +11,15 @@ import {
   pyEquals,
   pyRepr,
   pyTruthy,
+  type ResourceReader,
   type SourceDocument,
+  type SourceScalar,
   SpecError,
   safeParseDocument,
   suggest,
   toJsonPointer,
 } from '@stackspec/core';
+import { readLegacySpecInput } from './adapters/spec-file.js';
 import { toPyValue } from './py-value.js';
 import { isShellName } from './shell.js';
 import type {
@@ -49,19 +50,53 @@ export const RESERVED_ARGUMENT_NAMES = ['distro', 'test_only'] as const;
 /** Largest script or resource file read (bytes). */
 export const MAX_RESOURCE_BYTES = 16 * 1024 * 1024;
 
-/** Options of {@link loadImageSpec} and {@link checkImageSpec}. */
-export interface LoadImageSpecOptions {
+/** An image spec's text, and the name of the file it came from (shown in diagnostics). */
+export interface ImageSpecSource {
+  text: string;
+  file?: string | undefined;
+}
+
+/** Options of {@link loadImageSpec} and {@link checkImageSpec} with an {@link ImageSpecSource}. */
+export interface ImageSpecReadOptions {
   /** Extra validator types by key; they win over built-ins with the same key. */
   validatorMap?: Readonly<Record<string, ValidatorDefinition<unknown>>>;
+  /**
+   * Reads the scripts the spec names (`script`, `copy_script`, custom
+   * validators' resources), each looked up under the reader's roots in
+   * order, the first non-empty file winning (Sahara's rule), with at most
+   * {@link MAX_RESOURCE_BYTES} read. Give a confined reader (core's
+   * `createNodeResourceReader({ roots })` over the spec's folder is what
+   * every Sahara plugin does) so that a script path cannot leave the roots.
+   * Default: a reader with no roots, so every script is `script-not-found`.
+   */
+  reader?: ResourceReader | undefined;
+}
+
+/**
+ * Options of {@link loadImageSpec} and {@link checkImageSpec}, for both
+ * forms of input; `resourceRoots`, `baseDir` and `filename` apply to the
+ * deprecated string or URL form only.
+ */
+export interface LoadImageSpecOptions extends ImageSpecReadOptions {
   /**
    * Folders scripts are looked up in, in order; the first with a non-empty file
    * wins. Relative roots resolve against `baseDir`. Default: the spec file's
    * folder when loading a file (what every Sahara plugin passes), else none.
+   *
+   * @deprecated Pass a `reader` (core's `createNodeResourceReader({ roots })`) with an {@link ImageSpecSource}.
    */
   resourceRoots?: readonly string[];
-  /** Base for relative resource roots; default the spec file's folder, else the working directory. */
+  /**
+   * Base for relative resource roots; default the spec file's folder, else the working directory.
+   *
+   * @deprecated Resolve the roots of the `reader` instead.
+   */
   baseDir?: string;
-  /** File name shown in diagnostics when `input` is YAML text. */
+  /**
+   * File name shown in diagnostics when `input` is YAML text.
+   *
+   * @deprecated Pass `{ text, file }`.
+   */
   filename?: string;
 }
 
@@ -76,38 +111,18 @@ function isMapping(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function within(root: string, candidate: string): boolean {
-  const rel = relative(root, candidate);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
-
-// One line without a colon cannot be a spec (a spec is a mapping, which needs `key:`), so it is
-// read as a path: a missing file or a folder then says so, instead of "not a mapping". Not when
-// the caller names the file the text came from (`filename`): then the input is that file's text.
-function looksLikePath(input: string, textNamed: boolean): boolean {
-  if (input.includes('\n')) return false;
-  const text = input.trim();
-  if (/\.(ya?ml|json)$/i.test(text)) return true;
-  if (!textNamed && text && !text.includes(':')) return true;
-  try {
-    return existsSync(input) && statSync(input).isFile();
-  } catch {
-    return false;
-  }
-}
+// Scripts of a spec given without a reader: there is nowhere to look them up.
+const NO_RESOURCES = createMemoryResourceReader({}, { roots: [] });
 
 class Loader {
   readonly diagnostics: Diagnostic[] = [];
-  readonly #lineStarts: number[] = [0];
 
   constructor(
     readonly doc: SourceDocument,
     readonly text: string,
     readonly validatorMap: Readonly<Record<string, ValidatorDefinition<unknown>>>,
-    readonly roots: readonly string[],
-  ) {
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.#lineStarts.push(i + 1);
-  }
+    readonly reader: ResourceReader,
+  ) {}
 
   error(
     path: readonly PathSegment[],
@@ -141,106 +156,66 @@ class Loader {
     };
   }
 
-  #slice(range: { line: number; column: number; endLine: number; endColumn: number }): string {
-    const start = (this.#lineStarts[range.line - 1] ?? 0) + range.column - 1;
-    const end = (this.#lineStarts[range.endLine - 1] ?? 0) + range.endColumn - 1;
-    return this.text.slice(start, end);
-  }
-
   /** The Python value of a mapping key as PyYAML builds it (`1` an int, `'1'` a string, `yes` a boolean). */
   typedKey(parent: readonly PathSegment[], key: string): PyValue {
-    const parentRange = this.doc.locate(parent);
-    const tryKey = (k: string) => {
-      const r = this.doc.locate([...parent, k], { key: true });
-      if (!r || !parentRange) return undefined;
-      const same =
-        r.line === parentRange.line &&
-        r.column === parentRange.column &&
-        r.endLine === parentRange.endLine &&
-        r.endColumn === parentRange.endColumn;
-      return same ? undefined : r;
-    };
-    const range = tryKey(key) ?? (key === '' ? tryKey('null') : undefined);
-    if (!range) return key;
-    return this.#scalarFromSource(this.#slice(range), key);
+    const scalar = this.doc.scalar([...parent, key], { key: true });
+    if (!scalar?.source.trim()) return key;
+    const v = scalar.value;
+    if (typeof v === 'number') return Number.isInteger(v) && looksFloat(scalar) ? new PyFloat(v) : v;
+    if (typeof v === 'string' || typeof v === 'boolean' || v === null) return v;
+    return key;
   }
 
   /** A scalar value with the int/float distinction JavaScript loses (`2.0` stays a float). */
   typedValue(path: readonly PathSegment[], value: unknown): PyValue {
     if (typeof value === 'number' && Number.isInteger(value) && Number.isFinite(value)) {
-      const range = this.doc.locate(path);
-      if (range && looksFloat(this.#slice(range))) return new PyFloat(value);
-      return value;
+      const scalar = this.doc.scalar(path);
+      return scalar && looksFloat(scalar) ? new PyFloat(value) : value;
     }
     if (Array.isArray(value)) return value.map((v, i) => this.typedValue([...path, i], v));
     return toPyValue(value);
   }
 
-  #scalarFromSource(source: string, fallback: string): PyValue {
-    const text = source.trim();
-    if (!text || text.startsWith('?')) return fallback;
-    const parsed = safeParseDocument(text, { yamlVersion: '1.1', duplicateKeys: 'ignore', maxBytes: 65536 });
-    if (!parsed.ok) return fallback;
-    const v = parsed.document.value;
-    if (typeof v === 'number') return Number.isInteger(v) && looksFloat(text) ? new PyFloat(v) : v;
-    if (typeof v === 'string' || typeof v === 'boolean' || v === null) return v;
-    return fallback;
-  }
-
   // ---- resources -------------------------------------------------------------------------------
 
+  /**
+   * The first non-empty regular file at `relPath` under the reader's roots,
+   * read through the reader with a bound. `undefined` when no root has one;
+   * `'reported'` when a problem was reported at `at`: the path leaves the
+   * roots, the file is over {@link MAX_RESOURCE_BYTES}, or what is there
+   * cannot be read (a FIFO, a device, a folder, no permission) and no later
+   * root has the file (Sahara passes over a file it cannot read).
+   */
   readResource(
     relPath: string,
     at: readonly PathSegment[],
-  ): { file: string; content: string } | undefined | 'escapes' {
-    const escapes = () => {
+  ): { file: string; content: string } | undefined | 'reported' {
+    // An empty file counts as missing, as in Sahara; the next root may have it.
+    const read = this.reader.read(relPath, { maxBytes: MAX_RESOURCE_BYTES, skipEmpty: true });
+    if (read.ok) return { file: read.file, content: read.text };
+    if (read.missing) return undefined;
+    if (read.outside) {
       this.error(
         at,
         'image-spec/path-escapes-roots',
         `The resource path '${relPath}' leaves the resource roots; only paths inside them can be used.`,
         { hint: 'Use a relative path without ".." that stays below a resource root.' },
       );
-      return 'escapes' as const;
-    };
-    if (relPath.includes('\u0000') || isAbsolute(relPath) || posix.isAbsolute(relPath)) return escapes();
-    const normalized = posix.normalize(relPath.replace(/\\/g, '/'));
-    if (normalized === '..' || normalized.startsWith('../')) return escapes();
-    for (const root of this.roots) {
-      const candidate = resolve(root, normalized);
-      if (!within(root, candidate)) return escapes();
-      let real: string;
-      let realRoot: string;
-      try {
-        real = realpathSync(candidate);
-        realRoot = realpathSync(root);
-      } catch {
-        continue;
-      }
-      if (!within(realRoot, real)) return escapes();
-      let size: number;
-      try {
-        const st = statSync(real);
-        if (!st.isFile()) continue;
-        size = st.size;
-      } catch {
-        continue;
-      }
-      if (size === 0) continue;
-      if (size > MAX_RESOURCE_BYTES) {
-        this.error(
-          at,
-          'image-spec/resource-too-large',
-          `The resource '${relPath}' is ${size} bytes, more than the limit of ${MAX_RESOURCE_BYTES} bytes.`,
-        );
-        return 'escapes';
-      }
-      try {
-        return { file: real, content: readFileSync(real, 'utf8') };
-      } catch {
-        // Unreadable files count as missing, as in Sahara; the next root may have it.
-      }
+    } else if (read.size !== undefined) {
+      this.error(
+        at,
+        'image-spec/resource-too-large',
+        `The resource '${relPath}' is ${read.size} bytes, more than the limit of ${MAX_RESOURCE_BYTES} bytes.`,
+      );
+    } else {
+      this.error(
+        at,
+        'image-spec/resource-unreadable',
+        `The resource '${relPath}' cannot be read: ${read.reason} (${read.diagnostic.file ?? relPath}).`,
+        { hint: 'Resources must be regular files the user running the check can read.' },
+      );
     }
-    return undefined;
+    return 'reported';
   }
 
   // ---- validators ------------------------------------------------------------------------------
@@ -330,7 +305,7 @@ class Loader {
       loadValidators: (v, sub) => this.validatorList(v, [...at, ...sub], `'${[type, ...sub].join('.')}'`),
       readResource: (rel, sub = []) => {
         const r = this.readResource(rel, [...at, ...sub]);
-        return r === 'escapes' ? undefined : r;
+        return r === 'reported' ? undefined : r;
       },
     };
     let config: unknown;
@@ -473,16 +448,16 @@ class Loader {
   ): { body: string; file?: string } | undefined {
     if (inline) return { body: inline };
     const found = this.readResource(name, at);
-    if (found === 'escapes') return undefined;
+    if (found === 'reported') return undefined;
     if (!found) {
       this.error(
         at,
         'image-spec/script-not-found',
         `The script '${name}' was not found in any resource root.`,
         {
-          hint: this.roots.length
-            ? `Looked in: ${this.roots.join(', ')}. Empty files count as missing.`
-            : 'No resource roots were given; pass resourceRoots (or load the spec from a file).',
+          hint: this.reader.roots.length
+            ? `Looked in: ${this.reader.roots.join(', ')}. Empty files count as missing.`
+            : 'No resource roots were given; pass a reader with roots (or load the spec from a file).',
         },
       );
       return undefined;
@@ -765,65 +740,70 @@ class Loader {
   }
 }
 
-function looksFloat(source: string): boolean {
-  const text = source.trim();
-  if (/^!!float\b/.test(text) || text.startsWith('!<tag:yaml.org,2002:float>')) return true;
-  if (/^['"]/.test(text)) return false;
-  return /[.]/.test(text) || /\.(inf|nan)$/i.test(text);
+// Whether a number was written as a float: tagged so, or (unquoted) with a
+// '.', which every YAML 1.1 float has (`2.0`, `.inf`, `1:30.5`) and no int does.
+function looksFloat(scalar: SourceScalar): boolean {
+  if (scalar.tag === 'tag:yaml.org,2002:float') return true;
+  const text = scalar.source.trim();
+  return !/^['"]/.test(text) && text.includes('.');
 }
 
 /**
  * Reads and checks an image spec, collecting every problem instead of stopping
- * at the first. `input` is YAML text, or a path: a URL, a string ending in
- * `.yaml`, `.yml` or `.json`, an existing file, or (unless `filename` says
- * the input is that file's text) any single line without a colon, which no
- * spec text can be, so a missing file or a folder is reported as
- * `image-spec/unreadable` rather than as a spec that is not a mapping.
+ * at the first. The spec is `source.text`, named `source.file` in
+ * diagnostics; the scripts it names are read through `options.reader` and
+ * nothing else: the loader touches no file system itself.
  *
  * Error codes: `yaml/*` for unreadable text, and `image-spec/*`:
  * `not-a-mapping`, `missing-key`, `invalid-type`, `not-single-key`,
  * `unknown-validator`, `unknown-key`, `empty-value`, `empty-package-list`,
  * `bad-package-name`, `bad-variable-name`, `script-not-found`,
- * `path-escapes-roots`, `resource-too-large`, `copy-script-path`,
+ * `path-escapes-roots`, `resource-too-large`, `resource-unreadable`, `copy-script-path`,
  * `reserved-argument`, `missing-default`, `default-not-in-choices`,
  * `invalid-custom`, `unreadable` (warnings: `unknown-top-level-key`).
+ *
+ * @example
+ * const file = 'plugins/cdh/image.yaml';
+ * const reader = createNodeResourceReader({ roots: ['plugins/cdh'] });
+ * const r = checkImageSpec({ text: readFileSync(file, 'utf8'), file }, { reader });
  */
+export function checkImageSpec(source: ImageSpecSource, options?: ImageSpecReadOptions): CheckImageSpecResult;
+/**
+ * The form before readers: `input` is YAML text, or a path (a URL, a string
+ * ending in `.yaml`, `.yml` or `.json`, an existing file, or, unless
+ * `filename` says the input is that file's text, any single line without a
+ * colon, which no spec text can be), read from the disk with scripts under
+ * `resourceRoots`. A file that cannot be read is `image-spec/unreadable`.
+ * With `options.reader`, the string is always text.
+ *
+ * @deprecated Pass `{ text, file }` and a `reader`; the string and URL form goes in the next minor version.
+ */
+export function checkImageSpec(input: string | URL, options?: LoadImageSpecOptions): CheckImageSpecResult;
 export function checkImageSpec(
-  input: string | URL,
+  input: ImageSpecSource | string | URL,
   options: LoadImageSpecOptions = {},
 ): CheckImageSpecResult {
-  let text: string;
-  let file: string | undefined = options.filename;
-  const isPath = input instanceof URL || looksLikePath(input, options.filename !== undefined);
-  if (isPath) {
-    file = input instanceof URL ? fileURLToPath(input) : input;
-    try {
-      // Only regular files of sane size: a folder, /dev/zero or a FIFO would fail late or never.
-      const info = statSync(file);
-      if (!info.isFile())
-        throw new Error(`${file} is ${info.isDirectory() ? 'a folder' : 'not a regular file'}`);
-      if (info.size > MAX_RESOURCE_BYTES) {
-        throw new Error(`${file} is ${info.size} bytes, more than the limit of ${MAX_RESOURCE_BYTES} bytes`);
-      }
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      return {
-        ok: false,
-        diagnostics: [
-          {
-            code: 'image-spec/unreadable',
-            severity: 'error',
-            message: `The spec file could not be read: ${describeError(e)}`,
-            path: '',
-            file,
-            hint: 'Give the path of an image.yaml file, or the text of the spec itself.',
-          },
-        ],
-      };
-    }
-  } else {
-    text = input as string;
+  return checkInput(input, options);
+}
+
+function checkInput(
+  input: ImageSpecSource | string | URL,
+  options: LoadImageSpecOptions,
+): CheckImageSpecResult {
+  if (typeof input === 'string' || input instanceof URL) {
+    const legacy = readLegacySpecInput(input, { ...options, maxBytes: MAX_RESOURCE_BYTES });
+    if (!legacy.ok) return { ok: false, diagnostics: legacy.diagnostics };
+    return checkSource(legacy.source, legacy.reader, options.validatorMap);
   }
+  return checkSource(input, options.reader ?? NO_RESOURCES, options.validatorMap);
+}
+
+function checkSource(
+  source: ImageSpecSource,
+  reader: ResourceReader,
+  validatorMap: LoadImageSpecOptions['validatorMap'],
+): CheckImageSpecResult {
+  const { text, file } = source;
   const parsed = safeParseDocument(text, {
     ...(file ? { filename: file } : {}),
     format: 'yaml',
@@ -833,11 +813,7 @@ export function checkImageSpec(
   });
   if (!parsed.ok) return { ok: false, diagnostics: parsed.diagnostics };
   const doc = parsed.document;
-  const baseDir = options.baseDir ?? (isPath && file ? dirname(resolve(file)) : process.cwd());
-  const roots = (options.resourceRoots ?? (isPath && file ? [dirname(resolve(file))] : [])).map((r) =>
-    resolve(baseDir, r),
-  );
-  const loader = new Loader(doc, text, options.validatorMap ?? {}, roots);
+  const loader = new Loader(doc, text, validatorMap ?? {}, reader);
   loader.diagnostics.push(...doc.warnings);
   const root = doc.value;
   let spec: ImageSpec | undefined;
@@ -871,7 +847,7 @@ export function checkImageSpec(
       ...(file ? { file } : {}),
       arguments: args,
       validators,
-      resourceRoots: roots,
+      resourceRoots: [...reader.roots],
       warnings: loader.diagnostics.filter((d) => d.severity !== 'error'),
     };
   }
@@ -880,16 +856,29 @@ export function checkImageSpec(
 }
 
 /**
- * Loads an image spec (YAML text or a path) into validators ready to run.
- * Throws `SpecError` carrying every located problem (file, line, what was
- * expected) when the spec is malformed; see {@link checkImageSpec} for codes.
+ * Loads an image spec into validators ready to run: `source.text`, with the
+ * scripts it names read through `options.reader`. Throws `SpecError`
+ * carrying every located problem (file, line, what was expected) when the
+ * spec is malformed; see {@link checkImageSpec} for codes.
  *
  * @example
- * const spec = loadImageSpec('plugins/cdh/image.yaml', { resourceRoots: ['plugins/cdh'] });
+ * const file = 'plugins/cdh/image.yaml';
+ * const reader = createNodeResourceReader({ roots: ['plugins/cdh'] });
+ * const spec = loadImageSpec({ text: readFileSync(file, 'utf8'), file }, { reader });
  * const report = await validateImage(spec, createLocalRemote(), { reconcile: false });
  */
-export function loadImageSpec(input: string | URL, options: LoadImageSpecOptions = {}): ImageSpec {
-  const result = checkImageSpec(input, options);
+export function loadImageSpec(source: ImageSpecSource, options?: ImageSpecReadOptions): ImageSpec;
+/**
+ * The form before readers: YAML text or a path, as {@link checkImageSpec}'s string form reads it.
+ *
+ * @deprecated Pass `{ text, file }` and a `reader`; the string and URL form goes in the next minor version.
+ */
+export function loadImageSpec(input: string | URL, options?: LoadImageSpecOptions): ImageSpec;
+export function loadImageSpec(
+  input: ImageSpecSource | string | URL,
+  options: LoadImageSpecOptions = {},
+): ImageSpec {
+  const result = checkInput(input, options);
   if (!result.ok) {
     const first = result.diagnostics.find((d) => d.severity === 'error');
     throw new SpecError(undefined, {
