@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ValidationError } from '@stackspec/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Checkers, checkPaths, checkText } from './check.js';
+import { type Checkers, checkPaths, checkText, readCheckedFile } from './check.js';
 import { defaultCheckers } from './checkers.js';
 import { createConfigResolver, defaultConfig, loadConfig, type StackspecConfig } from './config.js';
 
@@ -199,5 +200,141 @@ describe('checkPaths', () => {
       onProgress: (done, total) => seen.push(done * 100 + total),
     });
     expect(seen.sort((a, b) => a - b)).toEqual([104, 204, 304, 404]);
+  });
+});
+
+describe('hostile files', () => {
+  let dir: string;
+  const at = (name: string) => join(dir, name);
+  const heatEnv = async (body: string) => {
+    writeFileSync(at('env.yaml'), body);
+    return checkText(body, 'env.yaml', {
+      absolutePath: at('env.yaml'),
+      config: config(),
+      baseDir: dir,
+      checkers: defaultCheckers(),
+    });
+  };
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'stackspec-hostile-'));
+    expect(spawnSync('mkfifo', [at('pipe.yaml')]).status).toBe(0);
+    symlinkSync('/dev/zero', at('zero.yaml'));
+    // Sparse: no disk used, but read whole they would take gigabytes of memory.
+    writeFileSync(at('huge.yaml'), '');
+    truncateSync(at('huge.yaml'), 2 * 1024 ** 3);
+    writeFileSync(at('big.yaml'), '');
+    truncateSync(at('big.yaml'), 400 * 1024 ** 2);
+    writeFileSync(at('ok.yaml'), 'heat_template_version: 2018-08-31\nresources: {}\n');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads a checked file with a bound and says why one cannot be read', () => {
+    expect(readCheckedFile(at('ok.yaml'), 'ok.yaml')).toMatchObject({ ok: true });
+    expect(readCheckedFile(at('pipe.yaml'), 'pipe.yaml')).toMatchObject({
+      ok: false,
+      diagnostic: {
+        code: 'check/unreadable',
+        severity: 'error',
+        file: 'pipe.yaml',
+        message: 'The file cannot be read: it is a named pipe (FIFO), not a regular file.',
+        hint: expect.stringContaining('ignore:'),
+      },
+    });
+    expect(readCheckedFile(at('zero.yaml'), 'zero.yaml')).toMatchObject({
+      ok: false,
+      diagnostic: { code: 'check/unreadable', message: expect.stringContaining('it is a device') },
+    });
+    expect(readCheckedFile(at('big.yaml'), 'big.yaml')).toMatchObject({
+      ok: false,
+      size: 400 * 1024 ** 2,
+      diagnostic: {
+        code: 'check/unreadable',
+        file: 'big.yaml',
+        message: `The file holds ${400 * 1024 ** 2} bytes, more than the limit of 10485760 bytes; it is not read.`,
+        hint: expect.stringContaining('up to 10485760 bytes'),
+      },
+    });
+    expect(readCheckedFile(at('gone.yaml'), 'gone.yaml')).toMatchObject({
+      ok: false,
+      diagnostic: { code: 'check/unreadable', message: 'The file does not exist.' },
+    });
+  });
+
+  it('reports a 400 MB file in a folder as too large instead of reading it', async () => {
+    const r = await checkPaths(['big.yaml'], { cwd: dir, config: config(), checkers: defaultCheckers() });
+    expect(r.files).toEqual([
+      {
+        file: 'big.yaml',
+        kind: undefined,
+        diagnostics: [
+          expect.objectContaining({
+            code: 'check/unreadable',
+            message: expect.stringContaining('more than the limit'),
+          }),
+        ],
+      },
+    ]);
+  });
+
+  it('says what a registry entry points at when it is a FIFO, a device, too large or missing', async () => {
+    const r = await heatEnv(
+      [
+        'resource_registry:',
+        '  OS::X::Pipe: pipe.yaml',
+        '  OS::X::Zero: zero.yaml',
+        '  OS::X::Huge: huge.yaml',
+        '  OS::X::Gone: gone.yaml',
+        '  OS::X::Fine: ok.yaml',
+        '',
+      ].join('\n'),
+    );
+    expect(r.diagnostics.map((d) => [d.code, d.severity, d.file, d.line, d.path, d.message])).toEqual([
+      [
+        'heat/template-unreadable',
+        'warning',
+        'env.yaml',
+        2,
+        '/resource_registry/OS::X::Pipe',
+        "'OS::X::Pipe' maps to pipe.yaml, which cannot be read: it is a named pipe (FIFO), not a regular file.",
+      ],
+      [
+        'heat/template-unreadable',
+        'warning',
+        'env.yaml',
+        3,
+        '/resource_registry/OS::X::Zero',
+        "'OS::X::Zero' maps to zero.yaml, which cannot be read: it is a device, not a regular file.",
+      ],
+      [
+        'heat/template-too-large',
+        'warning',
+        'env.yaml',
+        4,
+        '/resource_registry/OS::X::Huge',
+        `'OS::X::Huge' maps to huge.yaml, which is not read: it holds ${2 * 1024 ** 3} bytes, more than the limit of 2097152 bytes.`,
+      ],
+      [
+        'heat/template-not-found',
+        'warning',
+        'env.yaml',
+        5,
+        '/resource_registry/OS::X::Gone',
+        "'OS::X::Gone' maps to gone.yaml, which does not exist.",
+      ],
+    ]);
+  });
+
+  it('says why a candidate of a list cannot be read', async () => {
+    const r = await heatEnv('resource_registry:\n  OS::X::Pick: [pipe.yaml, huge.yaml, ok.yaml]\n');
+    const messages = r.diagnostics
+      .filter((d) => d.code === 'heat/resolve/candidate-missing')
+      .map((d) => d.message);
+    expect(messages).toEqual([
+      expect.stringContaining(
+        'pipe.yaml of OS::X::Pick cannot be read: it is a named pipe (FIFO), not a regular file',
+      ),
+      expect.stringContaining(`huge.yaml of OS::X::Pick cannot be read: it holds ${2 * 1024 ** 3} bytes`),
+    ]);
   });
 });

@@ -1,21 +1,37 @@
-import { readFile } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import {
+  type CheckerInput,
   countBySeverity,
   createDiagnostic,
+  DEFAULT_MAX_BYTES,
   type Diagnostic,
   describeError,
+  type FileChecker,
+  type RecognisedFile,
+  type ResourceReader,
+  recogniseFile,
   type SourceDocument,
   safeParseDocument,
   toJsonPointer,
   withFile,
 } from '@stackspec/core';
-import { mapWithConcurrency, walkFiles } from '@stackspec/core/node';
+import {
+  createNodeResourceReader,
+  mapWithConcurrency,
+  type ReadTextFileResult,
+  readTextFile,
+  walkFiles,
+} from '@stackspec/core/node';
 import fg from 'fast-glob';
-import { type ArtifactKind, classifyDocument, findNearMiss, KIND_LABELS } from './classify.js';
+import { BUILTIN_CHECKERS } from './checkers.js';
+import type { ArtifactKind } from './classify.js';
 import type { StackspecConfig } from './config.js';
 
-/** What a checker receives for one file. */
+/**
+ * What a per-kind check function receives for one file.
+ *
+ * @deprecated Write a `FileChecker` (from `@stackspec/core`) and list it in a {@link CheckerEntry}.
+ */
 export interface CheckInput {
   /** The path as shown in reports. */
   file: string;
@@ -29,11 +45,51 @@ export interface CheckInput {
   baseDir: string;
 }
 
-/** Checks one kind of file; returns every problem found (positions filled where known). */
+/**
+ * Checks one kind of file; returns every problem found (positions filled where known).
+ *
+ * @deprecated Write a `FileChecker` (from `@stackspec/core`) and list it in a {@link CheckerEntry}.
+ */
 export type Checker = (input: CheckInput) => Promise<Diagnostic[]> | Diagnostic[];
 
-/** The checker for each kind; kinds without one are recognised but not checked. */
-export type Checkers = Partial<Record<ArtifactKind, Checker>>;
+/** Where a file sits, for {@link CheckerEntry.prepare}: its paths and the config governing it. */
+export interface CheckSite {
+  /** The path as shown in reports. */
+  file: string;
+  /** Absolute path of the file. */
+  absolutePath: string;
+  /** The config governing the file. */
+  config: StackspecConfig;
+  /** Folder the config's relative paths are resolved against. */
+  baseDir: string;
+}
+
+/** What {@link CheckerEntry.prepare} gives one file's check. */
+export interface CheckPreparation<Options = unknown> {
+  /** The reader for the files it refers to (default: a confined reader over the file's folder). */
+  reader?: ResourceReader;
+  /** The checker's options from the config. */
+  options?: Options;
+  /** Problems to report on this file before the checker's own (a plugin that failed to load). */
+  diagnostics?: Diagnostic[];
+}
+
+/** A checker `stackspec check` runs, and how a file's config governs it. */
+export interface CheckerEntry<Options = unknown> {
+  readonly checker: FileChecker<Options>;
+  /** Whether a file's config has this kind checked (default: always); a kind turned off is listed as skipped. */
+  enabled?: (config: StackspecConfig) => boolean;
+  /** The reader and options for one file, from its config. */
+  prepare?: (site: CheckSite) => Promise<CheckPreparation<Options>> | CheckPreparation<Options>;
+}
+
+/**
+ * The checkers of a run, in the order that breaks ties between equally sure
+ * claims. The per-kind record of check functions is the earlier form: the
+ * built-in checkers then recognise every file, and a kind without a
+ * function is recognised but not checked.
+ */
+export type Checkers = readonly CheckerEntry[] | Partial<Record<ArtifactKind, Checker>>;
 
 /** Why a file was not checked. */
 export type SkipReason = 'unrecognised' | 'disabled' | 'jinja';
@@ -72,23 +128,13 @@ export interface CheckPathsOptions {
 
 const ALWAYS_IGNORED = ['**/node_modules/**', '**/.git/**', '**/dist/**'];
 
-function isEnabled(kind: ArtifactKind, config: StackspecConfig): boolean {
-  switch (kind) {
-    case 'flavor':
-      return config.extraSpecs.enabled && config.extraSpecs.mode !== 'off';
-    case 'deploy-template':
-      return config.deployTemplates.enabled;
-    case 'image-spec':
-      return config.imageSpecs.enabled;
-    case 'heat-template':
-    case 'heat-environment':
-      return config.heat.enabled;
-    case 'placement-inventory':
-    case 'driver-steps':
-      return config.inventories.enabled;
-    default:
-      return true;
-  }
+function internalError(who: string, e: unknown, file: string): Diagnostic {
+  return createDiagnostic({
+    code: 'check/internal',
+    message: `${who} failed on this file: ${describeError(e)}`,
+    file,
+    hint: 'This is a bug in stackspec; please report it with the file.',
+  });
 }
 
 /** Checks one file's text; exported for editors and tests that have no file system. */
@@ -100,60 +146,77 @@ export async function checkText(
   if (/\.j2(\.[A-Za-z]+)?$/.test(file)) return { file, kind: undefined, diagnostics: [], skipped: 'jinja' };
   const parsed = safeParseDocument(text, { filename: file, duplicateKeys: 'warn' });
   if (!parsed.ok) return { file, kind: undefined, diagnostics: parsed.diagnostics };
-  let kind = classifyDocument(parsed.document.value, file);
-  if (!kind) {
-    const miss = findNearMiss(parsed.document.value);
-    if (!miss) return { file, kind, diagnostics: [], skipped: 'unrecognised' };
-    // Heat's own environment check reports a wrong section, with a suggestion; other kinds stop here.
-    if (miss.kind !== 'heat-environment') {
-      return {
-        file,
-        kind: miss.kind,
-        diagnostics: [
-          parsed.document.diagnostic(
-            {
-              code: 'check/misspelt-key',
-              message: `The key '${miss.key}' looks like a misspelling of ${miss.expected}, so this file was not checked as a ${KIND_LABELS[miss.kind]}.`,
-              path: toJsonPointer([miss.key]),
-              hint: `Did you mean ${miss.expected}?`,
-            },
-            { key: true },
-          ),
-        ],
-      };
-    }
-    kind = miss.kind;
+  const document = parsed.document;
+  const input: CheckerInput = { path: file, text, document };
+  // The earlier record form: the built-in checkers recognise, the record's functions check.
+  const record = Array.isArray(options.checkers)
+    ? undefined
+    : (options.checkers as Partial<Record<ArtifactKind, Checker>>);
+  const entries = record ? BUILTIN_CHECKERS : (options.checkers as readonly CheckerEntry[]);
+  let found: RecognisedFile<FileChecker<unknown>> | undefined;
+  try {
+    found = recogniseFile(
+      entries.map((e) => e.checker),
+      input,
+    );
+  } catch (e) {
+    // The contract says a recogniser never throws; one that does is reported, not a crash of the run.
+    return { file, kind: undefined, diagnostics: [internalError('A recogniser', e, file)] };
   }
-  if (!isEnabled(kind, options.config)) return { file, kind, diagnostics: [], skipped: 'disabled' };
-  const checker = options.checkers[kind];
-  const diagnostics = [...parsed.document.warnings];
-  if (checker) {
-    try {
-      const found = await checker({
-        file,
-        absolutePath: options.absolutePath ?? file,
-        text,
-        document: parsed.document,
-        kind,
-        config: options.config,
-        baseDir: options.baseDir ?? process.cwd(),
-      });
-      diagnostics.push(...withFile(found, file));
-    } catch (e) {
-      const known = (e as { diagnostics?: Diagnostic[] }).diagnostics;
-      diagnostics.push(
-        ...(Array.isArray(known) && known.length
-          ? withFile(known, file)
-          : [
-              createDiagnostic({
-                code: 'check/internal',
-                message: `The ${kind} checker failed on this file: ${describeError(e)}`,
-                file,
-                hint: 'This is a bug in stackspec; please report it with the file.',
-              }),
-            ]),
-      );
+  if (!found) return { file, kind: undefined, diagnostics: [], skipped: 'unrecognised' };
+  const { checker, recognition } = found;
+  const entry = entries.find((e) => e.checker === checker) as CheckerEntry;
+  const kind = checker.kind as ArtifactKind;
+  const miss = recognition.misspelt;
+  // A checker that reports the misspelling itself (Heat names a wrong section) checks the file.
+  if (miss && !miss.checkAnyway) {
+    return {
+      file,
+      kind,
+      diagnostics: [
+        document.diagnostic(
+          {
+            code: 'check/misspelt-key',
+            message: `The key '${miss.key}' looks like a misspelling of ${miss.expected}, so this file was not checked as a ${checker.label}.`,
+            path: toJsonPointer([miss.key]),
+            hint: `Did you mean ${miss.expected}?`,
+          },
+          { key: true },
+        ),
+      ],
+    };
+  }
+  if (entry.enabled && !entry.enabled(options.config))
+    return { file, kind, diagnostics: [], skipped: 'disabled' };
+  const site: CheckSite = {
+    file,
+    absolutePath: options.absolutePath ?? file,
+    config: options.config,
+    baseDir: options.baseDir ?? process.cwd(),
+  };
+  const diagnostics = [...document.warnings];
+  try {
+    let found: Diagnostic[];
+    if (record) {
+      const legacy = record[kind];
+      found = legacy ? await legacy({ ...site, text, document, kind }) : [];
+    } else {
+      const prepared = (await entry.prepare?.(site)) ?? {};
+      const reader =
+        prepared.reader ?? createNodeResourceReader({ roots: [dirname(resolve(site.absolutePath))] });
+      found = [
+        ...(prepared.diagnostics ?? []),
+        ...(await checker.check(input, { reader, options: prepared.options })),
+      ];
     }
+    diagnostics.push(...withFile(found, file));
+  } catch (e) {
+    const known = (e as { diagnostics?: Diagnostic[] }).diagnostics;
+    diagnostics.push(
+      ...(Array.isArray(known) && known.length
+        ? withFile(known, file)
+        : [internalError(`The ${kind} checker`, e, file)]),
+    );
   }
   return { file, kind, diagnostics };
 }
@@ -208,6 +271,25 @@ function unreadableHint(message: string): string {
 }
 
 /**
+ * Reads a file `stackspec check` was given or found, with core's bounded
+ * reader: nothing but a regular file is opened for reading (a FIFO cannot
+ * hang the run, `/dev/zero` cannot fill memory) and nothing over the
+ * loader's size limit ({@link DEFAULT_MAX_BYTES}) is read. A failure is
+ * `check/unreadable`, its message saying why (missing, permission, a named
+ * pipe, a device, too large) and its hint what to do.
+ */
+export function readCheckedFile(absolutePath: string, file: string): ReadTextFileResult {
+  const read = readTextFile(absolutePath, { maxBytes: DEFAULT_MAX_BYTES, file });
+  if (read.ok) return read;
+  const d = read.diagnostic;
+  const hint =
+    d.code === 'fs/too-large'
+      ? `stackspec reads files of up to ${DEFAULT_MAX_BYTES} bytes; split this one, or add it to ignore: in stackspec.config.yaml.`
+      : unreadableHint(d.message);
+  return { ...read, diagnostic: { ...d, code: 'check/unreadable', hint } };
+}
+
+/**
  * Walks the given files and folders, recognises each YAML/JSON file and
  * checks it with the right package. Each file is governed by its config
  * (see {@link CheckPathsOptions.configFor}), whose `ignore` patterns,
@@ -242,20 +324,9 @@ export async function checkPaths(paths: readonly string[], options: CheckPathsOp
       }
     }
     if (await isIgnored(absolutePath, governing.config, governing.baseDir ?? options.cwd)) return undefined;
-    let text: string;
-    try {
-      text = await readFile(absolutePath, 'utf8');
-    } catch (e) {
-      const message = `The file cannot be read: ${describeError(e)}.`;
-      return {
-        file,
-        kind: undefined,
-        diagnostics: [
-          createDiagnostic({ code: 'check/unreadable', message, file, hint: unreadableHint(message) }),
-        ],
-      };
-    }
-    return checkText(text, file, {
+    const read = readCheckedFile(absolutePath, file);
+    if (!read.ok) return { file, kind: undefined, diagnostics: [read.diagnostic] };
+    return checkText(read.text, file, {
       absolutePath,
       config: governing.config,
       ...(governing.baseDir ? { baseDir: governing.baseDir } : {}),

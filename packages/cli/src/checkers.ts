@@ -1,115 +1,110 @@
-import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { createDiagnostic, type Diagnostic, toJsonPointer, validateWithSchema } from '@stackspec/core';
-import { validateDeployTemplate } from '@stackspec/deploy-templates';
-import { type ValidationMode, validateFlavorFile } from '@stackspec/extra-spec-validators';
-import { resolveEnvironment, safeParseEnvironment, safeParseTemplate } from '@stackspec/heat-capabilities';
-import { checkImageSpec } from '@stackspec/image-validators';
-import { safeLoadInventory } from '@stackspec/placement-query';
-import type { Checker, Checkers } from './check.js';
-import { DriverStepsFileSchema } from './cloud.js';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { CONFIDENCE, type FileChecker } from '@stackspec/core';
+import { createNodeResourceReader } from '@stackspec/core/node';
+import { deployTemplateChecker } from '@stackspec/deploy-templates';
+import {
+  type FlavorCheckOptions,
+  flavorChecker,
+  type ValidationMode,
+} from '@stackspec/extra-spec-validators';
+import {
+  type HeatEnvironmentCheckOptions,
+  heatEnvironmentChecker,
+  heatTemplateChecker,
+} from '@stackspec/heat-capabilities';
+import { imageSpecChecker } from '@stackspec/image-validators';
+import { inventoryChecker } from '@stackspec/placement-query';
+import type { CheckerEntry } from './check.js';
+import { driverStepsChecker } from './driver-steps.js';
 import { registryFor } from './extra-spec-registry.js';
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The config file itself, recognised by its name so that it is listed, not reported as unknown YAML. */
+const configFileChecker: FileChecker = {
+  kind: 'stackspec-config',
+  label: 'stackspec config',
+  recognise({ path }) {
+    const base = path.split(/[\\/]/).pop() ?? path;
+    return /^stackspec\.config\.(ya?ml|json)$/.test(base) ? { confidence: CONFIDENCE.name } : undefined;
+  },
+  check: () => [],
+};
+
+/** `entry`, typed by its checker's options (the list itself holds entries of any options). */
+function entry<O>(e: CheckerEntry<O>): CheckerEntry {
+  return e;
 }
 
-const checkFlavor: Checker = async ({ text, file, config, baseDir }) => {
-  const choice = await registryFor(config, baseDir);
-  const reported = choice.pending.splice(0).map((d) => ({ ...d, file: d.file ?? file }));
-  const r = validateFlavorFile(text, file, {
-    mode: config.extraSpecs.mode as ValidationMode,
-    ...(choice.registry ? { registry: choice.registry } : {}),
-    ...(config.extraSpecs.release && !choice.registry ? { release: config.extraSpecs.release } : {}),
-  });
-  return [...reported, ...r.diagnostics];
-};
-
-const checkDeployTemplate: Checker = ({ document, file }) => {
-  const value = document.value;
-  const templates: { base: string }[] = Array.isArray(value)
-    ? value.map((_, i) => ({ base: `/${i}` }))
-    : isObject(value) && Array.isArray(value.deploy_templates)
-      ? value.deploy_templates.map((_, i) => ({ base: `/deploy_templates/${i}` }))
-      : [{ base: '' }];
-  if (templates.length === 1 && templates[0]?.base === '')
-    return validateDeployTemplate(document, { file }).diagnostics;
-  const out: Diagnostic[] = [];
-  const items = (
-    Array.isArray(value) ? value : (value as { deploy_templates: unknown[] }).deploy_templates
-  ) as unknown[];
-  items.forEach((item, i) => {
-    const base = templates[i]?.base ?? '';
-    for (const d of validateDeployTemplate(item, { file }).diagnostics) {
-      const path = `${base}${d.path}`;
-      out.push({ ...d, path, ...(document.locate(path, { key: d.code.endsWith('unknown-key') }) ?? {}) });
-    }
-  });
-  return out;
-};
-
-const checkImage: Checker = ({ text, file, absolutePath, config, baseDir }) => {
-  const roots = config.imageSpecs.resourceRoots.length
-    ? config.imageSpecs.resourceRoots.map((r) => resolve(baseDir, r))
-    : [dirname(absolutePath)];
-  const r = checkImageSpec(text, { filename: file, resourceRoots: roots });
-  return r.diagnostics;
-};
-
-const checkHeatTemplate: Checker = ({ text, file }) =>
-  safeParseTemplate(text, { filename: file }).diagnostics;
-
-const checkHeatEnvironment: Checker = async ({ text, file, absolutePath, config, baseDir: configDir }) => {
-  const baseDir = dirname(absolutePath);
-  const pathMap = Object.fromEntries(
-    Object.entries(config.heat.pathMap).map(([from, to]) => [from, `${resolve(configDir, to)}/`]),
+// The heat.pathMap targets are relative to the config; the checker's reader looks relative to the file.
+function pathMapFor(pathMap: Record<string, string>, configDir: string, fileDir: string) {
+  return Object.fromEntries(
+    Object.entries(pathMap).map(([from, to]) => {
+      const target = relative(fileDir, resolve(configDir, to)).split(sep).join('/');
+      return [from, target ? `${target}/` : './'];
+    }),
   );
-  const parsed = safeParseEnvironment(text, { filename: file, baseDir, pathMap });
-  if (!parsed.ok) return parsed.diagnostics;
-  const env = parsed.environment;
-  const out = [...parsed.diagnostics];
-  const read = (path: string) => readFile(resolve(baseDir, path), 'utf8').catch(() => undefined);
-  if (config.heat.checkPaths) {
-    for (const entry of env.registry) {
-      if (entry.kind !== 'template' || !entry.resolved || /^[a-z]+:\/\//.test(entry.resolved)) continue;
-      if ((await read(entry.resolved)) !== undefined) continue;
-      const path = ['resource_registry', ...entry.path];
-      out.push({
-        ...createDiagnostic({
-          code: 'heat/template-not-found',
-          severity: 'warning',
-          message: `'${entry.type}' maps to ${entry.target}, which does not exist.`,
-          hint: 'Heat would fail to create any resource of this type.',
-          file,
-          path: toJsonPointer(path),
-        }),
-        ...(env.document?.locate(path, { key: true }) ?? {}),
-      });
-    }
-  }
-  if (env.registry.some((e) => e.kind === 'candidates')) {
-    // Candidate lists must resolve to exactly one template under `requires`.
-    const resolved = await resolveEnvironment([env], { readTemplate: read, root: baseDir });
-    out.push(...resolved.diagnostics.filter((d) => !parsed.diagnostics.includes(d)));
-  }
-  return out;
-};
+}
 
-const checkInventory: Checker = ({ text, file }) => safeLoadInventory(text, { filename: file }).diagnostics;
+/**
+ * The checkers `stackspec check` runs, in the order that breaks a tie
+ * between two equally sure claims: each spec package's own, the driver
+ * steps files `stackspec schedule` reads, and the config file. Each entry
+ * says which config section turns its kind off and builds the file's reader
+ * and options from the config: image spec scripts under
+ * `imageSpecs.resourceRoots` (default the spec's folder, confined), Heat
+ * templates relative to the environment (not confined, as heatclient reads
+ * them) with `heat.pathMap` and `heat.checkPaths`, flavors with the
+ * configured mode, release and plugins.
+ */
+export const BUILTIN_CHECKERS: readonly CheckerEntry[] = [
+  entry({ checker: configFileChecker }),
+  entry({ checker: heatTemplateChecker, enabled: (c) => c.heat.enabled }),
+  entry({
+    checker: imageSpecChecker,
+    enabled: (c) => c.imageSpecs.enabled,
+    prepare: ({ absolutePath, config, baseDir }) => ({
+      reader: createNodeResourceReader({
+        roots: config.imageSpecs.resourceRoots.length
+          ? config.imageSpecs.resourceRoots.map((r) => resolve(baseDir, r))
+          : [dirname(absolutePath)],
+      }),
+    }),
+  }),
+  entry({ checker: driverStepsChecker, enabled: (c) => c.inventories.enabled }),
+  entry<FlavorCheckOptions>({
+    checker: flavorChecker,
+    enabled: (c) => c.extraSpecs.enabled && c.extraSpecs.mode !== 'off',
+    prepare: async ({ file, config, baseDir }) => {
+      const choice = await registryFor(config, baseDir);
+      const { release } = config.extraSpecs;
+      return {
+        options: {
+          mode: config.extraSpecs.mode as ValidationMode,
+          ...(choice.registry ? { registry: choice.registry } : release ? { release } : {}),
+        },
+        // Plugin problems are reported once, on the first flavor file checked.
+        diagnostics: choice.pending.splice(0).map((d) => ({ ...d, file: d.file ?? file })),
+      };
+    },
+  }),
+  entry({ checker: deployTemplateChecker, enabled: (c) => c.deployTemplates.enabled }),
+  entry({ checker: inventoryChecker, enabled: (c) => c.inventories.enabled }),
+  entry<HeatEnvironmentCheckOptions>({
+    checker: heatEnvironmentChecker,
+    enabled: (c) => c.heat.enabled,
+    prepare: ({ absolutePath, config, baseDir }) => {
+      const dir = dirname(absolutePath);
+      return {
+        reader: createNodeResourceReader({ roots: [dir], confine: false }),
+        options: {
+          checkPaths: config.heat.checkPaths,
+          pathMap: pathMapFor(config.heat.pathMap, baseDir, dir),
+        },
+      };
+    },
+  }),
+];
 
-const checkDriverSteps: Checker = ({ document }) =>
-  validateWithSchema(DriverStepsFileSchema, document, { area: 'driver-steps' }).diagnostics;
-
-/** The checker of every kind, backed by the stackspec packages. */
-export function defaultCheckers(): Checkers {
-  return {
-    flavor: checkFlavor,
-    'deploy-template': checkDeployTemplate,
-    'image-spec': checkImage,
-    'heat-template': checkHeatTemplate,
-    'heat-environment': checkHeatEnvironment,
-    'placement-inventory': checkInventory,
-    'driver-steps': checkDriverSteps,
-    'stackspec-config': () => [],
-  };
+/** The checkers `stackspec check` runs by default: {@link BUILTIN_CHECKERS}, in a list of their own. */
+export function defaultCheckers(): CheckerEntry[] {
+  return [...BUILTIN_CHECKERS];
 }

@@ -1,9 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { basename, isAbsolute, resolve } from 'node:path';
 import {
   createDiagnostic,
   type Diagnostic,
-  describeError,
   parseJsonPointer,
   type SourceDocument,
   safeParseDocument,
@@ -17,8 +15,11 @@ import {
 } from '@stackspec/deploy-templates';
 import { readFlavorFile } from '@stackspec/extra-spec-validators';
 import { type AggregateInfo, type ProviderStore, safeLoadInventory } from '@stackspec/placement-query';
-import { z } from 'zod';
+import { readCheckedFile } from './check.js';
 import { classifyDocument } from './classify.js';
+import { DriverStepsFileSchema } from './driver-steps.js';
+
+export { DriverStepSchema, DriverStepsFileSchema } from './driver-steps.js';
 
 /** A flavor as found in a file: Nova's API fields and its extra specs. */
 export interface CloudFlavor {
@@ -55,23 +56,6 @@ export interface LoadCloudOptions {
   /** This Placement inventory file, instead of any found under the paths. */
   inventory?: string;
 }
-
-const ArgInfoSchema = z
-  .object({ description: z.string().optional(), required: z.boolean().optional() })
-  .loose();
-
-/** One deploy step as a node's driver reports it. */
-export const DriverStepSchema = z
-  .object({
-    interface: z.string().min(1),
-    step: z.string().min(1),
-    priority: z.number().int().min(0),
-    argsinfo: z.record(z.string(), ArgInfoSchema).nullable().optional(),
-  })
-  .loose();
-
-/** A driver steps file: `driver_steps: [...]` (or a bare list in a file named `driver-steps.yaml`). */
-export const DriverStepsFileSchema = z.strictObject({ driver_steps: z.array(DriverStepSchema) });
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -168,20 +152,13 @@ export async function loadCloud(
     const reject = () => {
       if (isExplicit) cloud.rejected.push({ file, kind: 'placement-inventory' });
     };
-    let text: string;
-    try {
-      text = await readFile(abs, 'utf8');
-    } catch (e) {
-      cloud.diagnostics.push(
-        createDiagnostic({
-          code: 'check/unreadable',
-          message: `The file cannot be read: ${describeError(e)}.`,
-          file,
-        }),
-      );
+    const read = readCheckedFile(abs, file);
+    if (!read.ok) {
+      cloud.diagnostics.push(read.diagnostic);
       reject();
       continue;
     }
+    const text = read.text;
     const parsed = safeParseDocument(text, { filename: file, duplicateKeys: 'warn' });
     if (!parsed.ok) {
       cloud.diagnostics.push(...parsed.diagnostics);

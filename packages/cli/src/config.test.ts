@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isStackspecError } from '@stackspec/core';
@@ -87,6 +88,39 @@ describe('loadConfig', () => {
 
   it('reports a config file that does not exist', async () => {
     await expect(loadConfig(root, 'nope.yaml')).rejects.toMatchObject({ code: 'cli/config-not-found' });
+  });
+
+  it('refuses a config that is a FIFO or too large, found or named, without waiting or reading it', async () => {
+    mkdirSync(join(root, 'piped/sub'), { recursive: true });
+    expect(spawnSync('mkfifo', [join(root, 'piped/stackspec.config.yaml')]).status).toBe(0);
+    const found = loadConfig(join(root, 'piped/sub'));
+    await expect(found).rejects.toMatchObject({
+      kind: 'spec',
+      code: 'cli/bad-config',
+      diagnostics: [
+        expect.objectContaining({
+          code: 'fs/unreadable',
+          file: join(root, 'piped/stackspec.config.yaml'),
+          message: 'The file cannot be read: it is a named pipe (FIFO), not a regular file.',
+        }),
+      ],
+    });
+    writeFileSync(join(root, 'huge.yaml'), '');
+    truncateSync(join(root, 'huge.yaml'), 2 ** 30);
+    await expect(loadConfig(root, 'huge.yaml')).rejects.toMatchObject({
+      code: 'cli/bad-config',
+      diagnostics: [
+        expect.objectContaining({
+          code: 'fs/too-large',
+          message: `The file holds ${2 ** 30} bytes, more than the limit of 1048576 bytes; it is not read.`,
+        }),
+      ],
+    });
+  });
+
+  it('does not take a folder named like a config for one', async () => {
+    mkdirSync(join(root, 'foldered/stackspec.config.yaml'), { recursive: true });
+    expect((await loadConfig(join(root, 'foldered'))).file).toBeUndefined();
   });
 });
 

@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseDocument, parseWithSchema, SpecError } from '@stackspec/core';
+import { readTextFile } from '@stackspec/core/node';
 import { z } from 'zod';
 
 /** File names searched for, from the working directory upwards. */
@@ -87,14 +88,18 @@ export function defaultConfig(): StackspecConfig {
   return StackspecConfigSchema.parse({});
 }
 
+// Whether a config is there, without opening it: a FIFO or a huge file by that name is found here
+// and then refused, with the reason, by readConfigFile. A folder by that name is not a config.
 async function exists(path: string): Promise<boolean> {
   try {
-    await readFile(path);
-    return true;
+    return !(await stat(path)).isDirectory();
   } catch {
     return false;
   }
 }
+
+/** Largest config file read; a config is a few hundred bytes. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /**
  * Finds and loads the project's config: `explicit` when given, otherwise the
@@ -123,9 +128,20 @@ export async function loadConfig(cwd: string, explicit?: string): Promise<Loaded
   return readConfigFile(file);
 }
 
-/** Reads one config file; throws `SpecError` with located diagnostics when it is malformed. */
+/**
+ * Reads one config file; throws `SpecError` (`cli/bad-config`) with located
+ * diagnostics when it is malformed, and with core's `fs/*` diagnostic when
+ * it cannot be read (a FIFO, a device, over 1 MiB, no permission).
+ */
 export async function readConfigFile(file: string): Promise<LoadedConfig> {
-  const text = await readFile(file, 'utf8');
+  const read = readTextFile(file, { maxBytes: MAX_CONFIG_BYTES });
+  if (!read.ok) {
+    throw new SpecError(`The config file ${file} cannot be read.`, {
+      code: 'cli/bad-config',
+      diagnostics: [read.diagnostic],
+    });
+  }
+  const text = read.text;
   try {
     const doc = parseDocument(text, { filename: file });
     const config = parseWithSchema(StackspecConfigSchema, doc.value === null ? {} : doc, {

@@ -3,14 +3,17 @@ export { createStackspecApp, SERVICE_PREFIXES } from './app.js';
 export type {
   CheckedFile,
   Checker,
+  CheckerEntry,
   Checkers,
   CheckInput,
   CheckPathsOptions,
+  CheckPreparation,
   CheckReport,
+  CheckSite,
   SkipReason,
 } from './check.js';
 export { checkPaths, checkText } from './check.js';
-export { defaultCheckers } from './checkers.js';
+export { BUILTIN_CHECKERS, defaultCheckers } from './checkers.js';
 export type { ArtifactKind } from './classify.js';
 export { ARTIFACT_KINDS, classifyDocument, KIND_LABELS } from './classify.js';
 export type { Cloud, CloudFlavor, LoadCloudOptions } from './cloud.js';

@@ -143,8 +143,13 @@ describe('createStackspecApp', () => {
 });
 
 /** Runs `stackspec serve ARGS`, calls `use` once it listens, then stops it. */
-async function serveWith(args: string[], cwd: string, use: (url: string) => Promise<void> = async () => {}) {
-  const io = memoryIO({ cwd, env: { NO_COLOR: '1' } });
+async function serveWith(
+  args: string[],
+  cwd: string,
+  use: (url: string) => Promise<void> = async () => {},
+  env: Record<string, string> = {},
+) {
+  const io = memoryIO({ cwd, env: { NO_COLOR: '1', ...env } });
   let failure: unknown;
   const code = await runCli(
     () =>
@@ -252,6 +257,130 @@ describe('stackspec serve', () => {
     expect(code).toBe(0);
     expect(health).toBe(200);
     expect(out.join('')).toMatch(/stackspec serving on http:\/\/127\.0\.0\.1:\d+/);
+  });
+
+  it('says that Placement data is kept in memory only', async () => {
+    const r = await serveWith([], dir);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('\n  Placement data is kept in memory only: it is lost when the server stops.\n');
+  });
+
+  const templates = (url: string) =>
+    fetch(`${url}/baremetal/v1/deploy_templates`, {
+      headers: { 'X-OpenStack-Ironic-API-Version': '1.55', 'Content-Type': 'application/json' },
+    });
+  const createTemplate = (url: string, name: string) =>
+    fetch(`${url}/baremetal/v1/deploy_templates`, {
+      method: 'POST',
+      headers: { 'X-OpenStack-Ironic-API-Version': '1.55', 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        name,
+        steps: [{ interface: 'raid', step: 'create_configuration', args: {}, priority: 10 }],
+      }),
+    });
+
+  it('reads STACKSPEC_DATABASE_URL and STACKSPEC_DATA_DIR, an option winning over either', async () => {
+    // Nothing listens on port 9: a server that used this URL would fail to start.
+    const unreachable = { STACKSPEC_DATABASE_URL: 'postgres://postgres@127.0.0.1:9/none' };
+    const fromEnv = await serveWith([], dir, undefined, unreachable);
+    expect(fromEnv.code).toBe(1);
+    expect(fromEnv.err).toContain('connect ECONNREFUSED 127.0.0.1:9');
+    const data = join(dir, 'env-data');
+    const statuses: number[] = [];
+    const explicit = await serveWith(
+      ['--data-dir', data],
+      dir,
+      async (url) => {
+        statuses.push((await createTemplate(url, 'CUSTOM_ENV')).status);
+      },
+      unreachable,
+    );
+    expect(explicit.code).toBe(0);
+    const names: string[] = [];
+    const again = await serveWith(
+      [],
+      dir,
+      async (url) => {
+        const body = (await (await templates(url)).json()) as { deploy_templates: { name: string }[] };
+        names.push(...body.deploy_templates.map((t) => t.name));
+      },
+      { STACKSPEC_DATA_DIR: data },
+    );
+    expect(again.code).toBe(0);
+    expect(statuses).toEqual([201]);
+    expect(names).toEqual(['CUSTOM_ENV']);
+    const both = await serveWith([], dir, undefined, { STACKSPEC_DATA_DIR: data, ...unreachable });
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('error: Both STACKSPEC_DATA_DIR and STACKSPEC_DATABASE_URL are set');
+  });
+
+  it('refuses a data directory another store holds, with the way to reach its server', async () => {
+    const data = join(dir, 'held');
+    const holder = createPgliteStore({ dataDir: data });
+    await holder.list();
+    try {
+      const r = await serveWith(['--data-dir', data], dir);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err).toContain(`error: The directory ${data} is in use by this process (pid ${process.pid})`);
+      expect(r.err).toContain(
+        'hint: Another process has this data directory open. If it is a server, clients can use it with --os-endpoint',
+      );
+    } finally {
+      await holder.close();
+    }
+  });
+
+  it('serves with --no-migrate only what was migrated, and checks the PostgreSQL flags', async () => {
+    const data = join(dir, 'unmigrated');
+    const early = await serveWith(['--data-dir', data, '--no-migrate'], dir);
+    expect(early.code).toBe(1);
+    expect(early.err).toContain('error: The schema public holds no deploy template tables');
+    expect(early.err).toContain('hint: Run stackspec-baremetal migrate');
+    const owner = createPgliteStore({ dataDir: data });
+    expect((await owner.migrate()).applied).toHaveLength(1);
+    await owner.close();
+    expect((await serveWith(['--data-dir', data, '--no-migrate'], dir)).code).toBe(0);
+    const pool = await serveWith(['--data-dir', data, '--pool-size', '3'], dir);
+    expect(pool.code).toBe(2);
+    expect(pool.err).toContain('error: --pool-size applies to PostgreSQL only');
+    const timeout = await serveWith(
+      ['--database-url', 'postgres://x@127.0.0.1:9/x', '--statement-timeout', 'soon'],
+      dir,
+    );
+    expect(timeout.code).toBe(2);
+    expect(timeout.err).toContain('error: --statement-timeout must be a whole number, not soon.');
+    const memory = await serveWith(['--no-migrate'], dir);
+    expect(memory.code).toBe(2);
+    expect(memory.err).toContain('error: --no-migrate needs a database that was migrated before');
+  });
+
+  it('checks Placement as shipped under --auth trusted-headers, its new defaults with --enforce-new-defaults', async () => {
+    // Nova's service user: an admin of the service project, not system-scoped.
+    const create = (url: string) =>
+      fetch(`${url}/placement/resource_providers`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'OpenStack-API-Version': 'placement 1.39',
+          'X-Roles': 'admin,member,reader',
+          'X-Project-Id': 'service',
+        },
+        body: JSON.stringify({ name: 'cn1' }),
+      });
+    const statuses: number[] = [];
+    await serveWith(['--auth', 'trusted-headers'], dir, async (url) => {
+      statuses.push((await create(url)).status);
+    });
+    await serveWith(['--auth', 'trusted-headers', '--enforce-new-defaults'], dir, async (url) => {
+      statuses.push((await create(url)).status);
+    });
+    expect(statuses).toEqual([200, 403]);
+    const alone = await serveWith(['--enforce-new-defaults'], dir);
+    expect(alone.code).toBe(2);
+    expect(alone.err).toContain(
+      '--enforce-new-defaults changes the policy checked under --auth trusted-headers',
+    );
   });
 
   it('rejects a bad port and conflicting stores with exit code 2', async () => {

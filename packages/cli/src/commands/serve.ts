@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { describeError } from '@stackspec/core';
+import { describeError, isStackspecError } from '@stackspec/core';
 import { type CliIO, createColors, formatDiagnostics, usage } from '@stackspec/core/cli';
 import { type RunningServer, startServer } from '@stackspec/core/node';
 import { createPgliteStore, type DeployTemplateStore } from '@stackspec/deploy-templates';
@@ -12,7 +12,15 @@ import {
 import { loadInventory } from '@stackspec/placement-query';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { createStackspecApp, SERVICE_PREFIXES, type StackspecApp } from '../app.js';
+import {
+  AUTH_HELP,
+  createStackspecApp,
+  ENFORCE_NEW_DEFAULTS_HELP,
+  oversizedHeadResponse,
+  SERVICE_PREFIXES,
+  type StackspecApp,
+  type StackspecAppOptions,
+} from '../app.js';
 import { type Cloud, loadCloud } from '../cloud.js';
 import { loadConfigForFolder } from '../config.js';
 import { registryFor } from '../extra-spec-registry.js';
@@ -25,6 +33,13 @@ interface ServeOptions {
   dataDir?: string;
   databaseUrl?: string;
   auth: 'none' | 'trusted-headers';
+  enforceNewDefaults?: boolean;
+  migrate: boolean;
+  poolSize?: string;
+  statementTimeout?: string;
+  maxAllocationCandidates?: string;
+  allocationCandidatesGenerationStrategy?: 'depth-first' | 'breadth-first';
+  optimizeForWideProviderTrees?: boolean;
 }
 
 /** A running `stackspec serve`. */
@@ -43,6 +58,10 @@ export interface ServeStackspecOptions {
   /** A cloud read by `loadCloud`: its flavors, inventory and deploy templates are served. */
   cloud?: Pick<Cloud, 'flavors' | 'templates' | 'inventory'>;
   auth?: 'none' | 'trusted-headers';
+  /** Check only the new default rules of `/compute` and `/placement` (see `StackspecAppOptions`). */
+  enforceNewDefaults?: boolean;
+  /** Placement's candidate generation settings, passed to `/placement`. */
+  placementSearch?: StackspecAppOptions['placementSearch'];
   /** The extra spec catalog and plugins the compute service validates against (default: the newest built-in catalog). */
   extraSpecRegistry?: ExtraSpecRegistry;
   /** Operational log lines (default: nowhere). */
@@ -52,6 +71,14 @@ export interface ServeStackspecOptions {
 /** Starts the combined server; `close()` stops it and closes the stores. */
 export async function serveStackspec(options: ServeStackspecOptions = {}): Promise<StackspecServer> {
   const store = options.deployTemplates ?? createPgliteStore();
+  try {
+    // Open the store before listening: an unreachable database, a data directory another
+    // process holds or tables that were never migrated end here, not in every request.
+    await store.list({ limit: 1 });
+  } catch (e) {
+    if (!options.deployTemplates) await store.close();
+    throw e;
+  }
   const placement = options.inventory
     ? loadInventory(options.inventory.text, { filename: options.inventory.filename }).store
     : options.cloud?.inventory?.store;
@@ -75,7 +102,7 @@ export async function serveStackspec(options: ServeStackspecOptions = {}): Promi
   try {
     server = await startServer(
       (request) => (app ? app(request) : Promise.resolve(new Response('starting', { status: 503 }))),
-      { port: options.port ?? 8080, host: options.host ?? '127.0.0.1' },
+      { port: options.port ?? 8080, host: options.host ?? '127.0.0.1', oversizedHead: oversizedHeadResponse },
     );
   } catch (e) {
     // A store we opened is ours to close; one handed to us is the caller's.
@@ -89,6 +116,8 @@ export async function serveStackspec(options: ServeStackspecOptions = {}): Promi
     ...(placement ? { placement } : {}),
     ...(options.extraSpecRegistry ? { extraSpecRegistry: options.extraSpecRegistry } : {}),
     auth: options.auth ?? 'none',
+    ...(options.enforceNewDefaults ? { enforceNewDefaults: true } : {}),
+    ...(options.placementSearch ? { placementSearch: options.placementSearch } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   const ready = app;
@@ -120,6 +149,62 @@ function listenProblem(e: unknown, host: string, port: number): never {
   throw e;
 }
 
+/** Where `stackspec serve` keeps deploy templates: an option wins over the environment. */
+function templatePlace(
+  opts: ServeOptions,
+  env: Readonly<Record<string, string | undefined>>,
+): { dataDir?: string; databaseUrl?: string } {
+  if (opts.databaseUrl) return { databaseUrl: opts.databaseUrl };
+  if (opts.dataDir) return { dataDir: opts.dataDir };
+  const { STACKSPEC_DATA_DIR: dataDir, STACKSPEC_DATABASE_URL: databaseUrl } = env;
+  if (dataDir && databaseUrl)
+    usage(
+      'Both STACKSPEC_DATA_DIR and STACKSPEC_DATABASE_URL are set, and each names a different place for the deploy templates.',
+      'Choose one with --data-dir or --database-url (an option wins over the environment), or unset one.',
+    );
+  return databaseUrl ? { databaseUrl } : dataDir ? { dataDir } : {};
+}
+
+/** A whole number from the command line, or a usage error naming the option. */
+function wholeNumber(option: string, value: string, min: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    usage(`${option} must be a whole number${min > 0 ? ` of at least ${min}` : ''}, not ${value}.`);
+  return Number(value);
+}
+
+/** The store settings of the command line, checked against the store they apply to. */
+function storeSettings(
+  place: { dataDir?: string; databaseUrl?: string },
+  opts: ServeOptions,
+): { migrate?: false; maxConnections?: number; statementTimeoutMillis?: number } {
+  if (!place.databaseUrl && (opts.poolSize !== undefined || opts.statementTimeout !== undefined))
+    usage(
+      `${opts.poolSize !== undefined ? '--pool-size' : '--statement-timeout'} applies to PostgreSQL only, and the deploy templates are kept in PGlite ${place.dataDir ? `in ${place.dataDir}` : 'in memory'}.`,
+      'Give --database-url postgres://… (or STACKSPEC_DATABASE_URL), or leave the option out.',
+    );
+  if (!place.databaseUrl && !place.dataDir && !opts.migrate)
+    usage(
+      '--no-migrate needs a database that was migrated before; in memory there is none.',
+      'Give --data-dir DIR or --database-url postgres://…, migrated with stackspec-baremetal migrate.',
+    );
+  return {
+    ...(opts.migrate ? {} : { migrate: false as const }),
+    ...(opts.poolSize !== undefined ? { maxConnections: wholeNumber('--pool-size', opts.poolSize, 1) } : {}),
+    ...(opts.statementTimeout !== undefined
+      ? { statementTimeoutMillis: wholeNumber('--statement-timeout', opts.statementTimeout, 0) }
+      : {}),
+  };
+}
+
+// A data directory another process serves: a usage error that says how to reach that server instead.
+function lockProblem(e: unknown): void {
+  if (!isStackspecError(e) || e.code !== 'store/locked') return;
+  usage(
+    e.message,
+    'Another process has this data directory open. If it is a server, clients can use it with --os-endpoint and the URL it printed when it started; stop it before serving the directory from here.',
+  );
+}
+
 /** Adds `stackspec serve` to a program. */
 export function addServeCommand(program: Command, io: CliIO, onStarted?: (server: StackspecServer) => void) {
   program
@@ -135,16 +220,57 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
       '--config <file>',
       'config file: extra spec release and plugins (default: the stackspec.config.yaml nearest to the first path)',
     )
-    .option('--data-dir <dir>', 'keep deploy templates in this PGlite data directory (default: in memory)')
-    .option('--database-url <url>', 'keep deploy templates in PostgreSQL instead (postgres://…)')
+    .option(
+      '--data-dir <dir>',
+      'keep deploy templates in this PGlite data directory, locked while serving (env STACKSPEC_DATA_DIR; default: in memory)',
+    )
+    .option(
+      '--database-url <url>',
+      'keep deploy templates in PostgreSQL instead (postgres://…; env STACKSPEC_DATABASE_URL keeps a password out of ps)',
+    )
+    .option(
+      '--no-migrate',
+      'create no deploy template tables: check that stackspec-baremetal migrate brought them up to date, and fail if not',
+    )
+    .option('--pool-size <n>', 'largest number of PostgreSQL connections (default 10)')
+    .option(
+      '--statement-timeout <ms>',
+      "cancel a PostgreSQL statement that runs longer (default: the server's statement_timeout)",
+    )
+    .addOption(new Option('--auth <mode>', AUTH_HELP).choices(['none', 'trusted-headers']).default('none'))
+    .option('--enforce-new-defaults', ENFORCE_NEW_DEFAULTS_HELP)
+    .option(
+      '--max-allocation-candidates <n>',
+      "/placement: Placement's [placement]max_allocation_candidates, -1 for no bound (default 100000)",
+    )
     .addOption(
-      new Option('--auth <mode>', 'who may write').choices(['none', 'trusted-headers']).default('none'),
+      new Option(
+        '--allocation-candidates-generation-strategy <strategy>',
+        "/placement: Placement's [placement]allocation_candidates_generation_strategy",
+      ).choices(['depth-first', 'breadth-first']),
+    )
+    .option(
+      '--optimize-for-wide-provider-trees',
+      "/placement: Placement's [workarounds]optimize_for_wide_provider_trees",
     )
     .action(async (paths: string[], opts: ServeOptions) => {
+      const maxCandidates =
+        opts.maxAllocationCandidates === undefined ? undefined : Number(opts.maxAllocationCandidates);
+      if (maxCandidates !== undefined && !(Number.isInteger(maxCandidates) && maxCandidates >= -1))
+        usage(
+          `--max-allocation-candidates must be -1 or a whole number, not ${opts.maxAllocationCandidates}.`,
+        );
       const port = Number(opts.port);
       if (!/^\d+$/.test(opts.port) || port > 65535)
         usage(`--port must be a number from 0 to 65535, not ${opts.port}.`);
       if (opts.dataDir && opts.databaseUrl) usage('Give either --data-dir or --database-url, not both.');
+      if (opts.enforceNewDefaults && opts.auth !== 'trusted-headers')
+        usage(
+          '--enforce-new-defaults changes the policy checked under --auth trusted-headers; without it every request is an admin.',
+          'Add --auth trusted-headers, or drop --enforce-new-defaults.',
+        );
+      const place = templatePlace(opts, io.env);
+      const settings = storeSettings(place, opts);
       const colors = createColors({ stream: io.stderr, env: io.env });
       const loaded = await loadConfigForFolder(io.cwd, paths[0] ?? '.', opts.config);
       const choice = await registryFor(loaded.config, loaded.baseDir);
@@ -167,11 +293,17 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
         }
       }
       let store: DeployTemplateStore;
-      if (opts.databaseUrl) {
+      // A lock taken over from a killed process, a dropped pooled connection: said, not hidden.
+      const log = (line: string) => io.stderr.write(`warning: ${line}\n`);
+      if (place.databaseUrl) {
         const { createPostgresStore } = await import('@stackspec/deploy-templates/postgres');
-        store = createPostgresStore({ connectionString: opts.databaseUrl });
+        store = createPostgresStore({ connectionString: place.databaseUrl, log, ...settings });
       } else {
-        store = createPgliteStore(opts.dataDir ? { dataDir: resolve(io.cwd, opts.dataDir) } : {});
+        store = createPgliteStore({
+          ...(place.dataDir ? { dataDir: resolve(io.cwd, place.dataDir) } : {}),
+          log,
+          ...(settings.migrate === false ? { migrate: false } : {}),
+        });
       }
       let server: StackspecServer;
       try {
@@ -182,10 +314,19 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
           host: opts.host,
           deployTemplates: store,
           auth: opts.auth,
+          ...(opts.enforceNewDefaults ? { enforceNewDefaults: true } : {}),
+          placementSearch: {
+            ...(maxCandidates !== undefined ? { maxAllocationCandidates: maxCandidates } : {}),
+            ...(opts.allocationCandidatesGenerationStrategy
+              ? { allocationCandidatesGenerationStrategy: opts.allocationCandidatesGenerationStrategy }
+              : {}),
+            ...(opts.optimizeForWideProviderTrees ? { optimizeForWideProviderTrees: true } : {}),
+          },
           ...(registry ? { extraSpecRegistry: registry } : {}),
         });
       } catch (e) {
         await store.close();
+        lockProblem(e);
         listenProblem(e, opts.host, port);
       }
       io.stdout.write(`stackspec serving on ${server.url}\n`);
@@ -195,6 +336,7 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
           `  loaded ${cloud.flavors.length} flavor(s), ${cloud.templates.length} deploy template(s)${inv ? `, inventory ${inv}` : ''}\n`,
         );
       }
+      io.stdout.write('  Placement data is kept in memory only: it is lost when the server stops.\n');
       for (const [type, prefix] of Object.entries(SERVICE_PREFIXES))
         io.stdout.write(`  ${type.padEnd(14)} ${server.url}${prefix}\n`);
       io.stdout.write(`  ${'health'.padEnd(14)} ${server.url}/healthz\n`);
