@@ -4,7 +4,7 @@
 // the peak over from the current size, so a case can measure what it adds.
 import { readFileSync, writeFileSync } from 'node:fs';
 
-/** Resident memory of process `pid`, in MiB: `peak` (VmHWM) and `now` (VmRSS); undefined without /proc. */
+/** Resident memory of process `pid`, in MiB: `peak` (VmHWM) and `now` (VmRSS); undefined without /proc or once it has ended. */
 export function processMemoryMiB(pid: number): { peak: number; now: number } | undefined {
   let status: string;
   try {
@@ -12,8 +12,12 @@ export function processMemoryMiB(pid: number): { peak: number; now: number } | u
   } catch {
     return undefined;
   }
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
-  return { peak: kb('VmHWM') / 1024, now: kb('VmRSS') / 1024 };
+  const kb = (name: string) => new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1];
+  // A process that has ended but not been reaped (a zombie) has a status without memory lines.
+  const peak = kb('VmHWM');
+  const now = kb('VmRSS');
+  if (peak === undefined || now === undefined) return undefined;
+  return { peak: Number(peak) / 1024, now: Number(now) / 1024 };
 }
 
 /** Starts process `pid`'s peak over from its current size. */
