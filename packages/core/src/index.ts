@@ -47,7 +47,13 @@ export {
   ValidationError,
 } from './errors.js';
 export type { ReadBodyBytesOptions } from './http/body.js';
-export { DEFAULT_MAX_BODY_BYTES, readBodyBytes } from './http/body.js';
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  declaredContentLength,
+  readBodyBytes,
+  requestTooLargeMessage,
+} from './http/body.js';
+export { bytesOfResponse, bytesResponse } from './http/bytes-response.js';
 export type {
   ErrorBodyStyle,
   ErrorResponseOptions,
@@ -75,6 +81,30 @@ export type {
   RequestCredentials,
 } from './http/policy.js';
 export { createPolicyEnforcer, credentialsFromHeaders, credentialsHook } from './http/policy.js';
+export { createRequestId, REQUEST_ID_HEADER } from './http/request-id.js';
+export type {
+  PathMatch,
+  RouteDefinition,
+  RouteMatch,
+  RouteTable,
+  TableRoute,
+} from './http/router.js';
+export { ANY_METHOD, createRouteTable, routeHandler } from './http/router.js';
+export type {
+  BelowMinVersion,
+  ErrorRenderer,
+  MicroversionGate,
+  ServiceCall,
+  ServiceFailure,
+  ServiceHandler,
+  ServiceHook,
+  ServiceKitOptions,
+  ServiceMethod,
+  ServiceRoute,
+  ServiceStep,
+  VersionNegotiation,
+} from './http/service-kit.js';
+export { createServiceHandler } from './http/service-kit.js';
 export type { Utf8Problem, Utf8ProblemReason } from './http/utf8.js';
 export {
   decodeUtf8Strict,
@@ -86,8 +116,6 @@ export type { WebobErrorFormat } from './http/webob.js';
 export { webobErrorFormat, webobErrorResponse } from './http/webob.js';
 export type { PathSegment } from './json-pointer.js';
 export { parseJsonPointer, toJsonPointer } from './json-pointer.js';
-export type { FindJsonValueProblemOptions, JsonValueProblem } from './json-value.js';
-export { findJsonValueProblem } from './json-value.js';
 export type {
   JsonSchema,
   JsonSchemaError,
@@ -96,15 +124,6 @@ export type {
   JsonSchemaType,
 } from './jsonschema.js';
 export { bestSchemaMatch, iterSchemaErrors, schemaErrorMessage } from './jsonschema.js';
-export type { LiteralMode, NameParameter, NamePattern, NamePatternOptions } from './name-pattern.js';
-export { compileNamePattern, matchNamePattern } from './name-pattern.js';
-export type {
-  DiscoverPluginsOptions,
-  DiscoverPluginsResult,
-  LoadedPlugin,
-  PluginFailure,
-} from './plugins.js';
-export { discoverPlugins, PLUGIN_MANIFEST_FIELD } from './plugins.js';
 export type {
   PyExceptionName,
   PyFailure,
@@ -145,14 +164,6 @@ export {
   translatePythonRegex,
   translatePythonRegexPortable,
 } from './python-regex.js';
-export type {
-  NameRegistry,
-  NameRegistryOptions,
-  RegistryEntry,
-  RegistryEntryInput,
-  RegistryMatch,
-} from './registry.js';
-export { createNameRegistry } from './registry.js';
 export type {
   MemoryResourceReaderOptions,
   ResourceReader,

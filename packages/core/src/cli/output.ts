@@ -3,6 +3,7 @@ import { createDiagnostic } from '../diagnostic.js';
 import { pyRepr } from '../python.js';
 import { didYouMean, suggest } from '../suggest.js';
 import { UsageError } from './usage-error.js';
+import { displayWidth as width } from './width.js';
 
 /** Output formats of the OpenStack client (cliff), shared by every stackspec command. */
 export const OUTPUT_FORMATS = ['table', 'json', 'yaml', 'value', 'csv', 'shell'] as const;
@@ -79,17 +80,6 @@ function pickColumns(
 
 function labelOf(labels: Readonly<Record<string, string>> | undefined, column: string): string {
   return labels && Object.hasOwn(labels, column) ? (labels[column] as string) : column;
-}
-
-function width(text: string): number {
-  let w = 0;
-  for (const ch of text)
-    w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(
-      ch,
-    )
-      ? 2
-      : 1;
-  return w;
 }
 
 /** An ASCII table in the style of Python's prettytable (what the OpenStack client prints). */

@@ -5,7 +5,16 @@ import { ConflictError, HttpError, NotFoundError, SpecError, ValidationError } f
 import { createColors, shouldUseColor, stripAnsi } from './color.js';
 import { formatDiagnostics } from './diagnostics.js';
 import { createProgress } from './progress.js';
-import { addOutputOptions, createProgram, EXIT, exitCodeFor, runCli, usage } from './run.js';
+import {
+  addFormatOption,
+  addOutputOptions,
+  createProgram,
+  EXIT,
+  exitCodeFor,
+  REPORT_FORMATS,
+  runCli,
+  usage,
+} from './run.js';
 import { UsageError } from './usage-error.js';
 
 const fakeIO = (env: Record<string, string> = {}) => memoryIO({ env, cwd: '/' });
@@ -17,7 +26,8 @@ describe('exit codes', () => {
     expect(exitCodeFor(new ConflictError('x'))).toBe(1);
     expect(exitCodeFor(new SpecError('x'))).toBe(EXIT.usage);
     expect(exitCodeFor(new UsageError('x'))).toBe(2);
-    expect(exitCodeFor(new Error('x'))).toBe(1);
+    expect(exitCodeFor(new Error('x'))).toBe(EXIT.failure);
+    expect(exitCodeFor('a thrown string')).toBe(2);
   });
 });
 
@@ -44,13 +54,13 @@ describe('runCli', () => {
     expect(io.err()).toContain('a.yaml:2:3  error  Bad.  (yaml/syntax)');
   });
 
-  it('labels unexpected errors as bugs and shows the stack only on request', async () => {
+  it('labels unexpected errors as bugs, exits 2 and shows the stack only on request', async () => {
     const io = fakeIO();
     expect(
       await runCli(() => {
         throw new TypeError('oops');
       }, io),
-    ).toBe(1);
+    ).toBe(2);
     expect(io.err()).toContain('internal error: oops');
     expect(io.err()).not.toContain('at ');
     const debug = fakeIO({ STACKSPEC_DEBUG: '1' });
@@ -104,7 +114,7 @@ describe('runCli in the OpenStack client style', () => {
         bug,
         openstack,
       ),
-    ).toBe(1);
+    ).toBe(2);
     expect(bug.err()).toContain('internal error: oops');
   });
 
@@ -154,6 +164,37 @@ describe('createProgram', () => {
       await program.parseAsync(['list', '-f', 'shell'], { from: 'user' });
     }, io);
     expect(bad).toBe(2);
+  });
+});
+
+describe('the shared flags', () => {
+  it('print the version given, with --version or -V, and exit 0', async () => {
+    for (const flag of ['--version', '-V']) {
+      const io = fakeIO();
+      const program = createProgram('tool', io, { version: '1.2.3' });
+      const code = await runCli(async () => {
+        await program.parseAsync([flag], { from: 'user' });
+      }, io);
+      expect([code, io.out()]).toEqual([0, '1.2.3\n']);
+    }
+  });
+
+  it('spell the output format -f/--format, refusing other choices with exit 2', async () => {
+    const io = fakeIO();
+    let seen: unknown;
+    const program = createProgram('tool', io);
+    addFormatOption(program.command('check'), REPORT_FORMATS, 'text').action((opts) => {
+      seen = opts;
+    });
+    await program.parseAsync(['check', '-f', 'github'], { from: 'user' });
+    expect(seen).toEqual({ format: 'github' });
+    await program.parseAsync(['check', '--format', 'sarif'], { from: 'user' });
+    expect(seen).toEqual({ format: 'sarif' });
+    const bad = await runCli(async () => {
+      await program.parseAsync(['check', '-f', 'xml'], { from: 'user' });
+    }, io);
+    expect(bad).toBe(2);
+    expect(io.err()).toContain('Allowed choices are text, json, sarif, github.');
   });
 });
 
@@ -231,7 +272,7 @@ describe('createProgress', () => {
     let t = 0;
     const p = createProgress(
       { write: (s) => writes.push(s), isTTY: true },
-      { enabled: true, intervalMs: 100, now: () => t },
+      { enabled: true, intervalMs: 100, delayMs: 0, now: () => t },
     );
     p.update('1/10');
     t = 50;

@@ -13,16 +13,23 @@ export const EXIT = {
   findings: 1,
   /** The command line or an input it names could not be used. */
   usage: 2,
+  /**
+   * The tool itself failed: an unexpected error (a bug) or a checker that
+   * crashed. The same code as {@link EXIT.usage}, as ESLint and Biome do:
+   * either way the result says nothing about the inputs.
+   */
+  failure: 2,
 } as const;
 
 /**
  * The exit code for a thrown value: usage and specification errors → 2;
  * validation findings, missing or conflicting resources and HTTP failures
- * → 1; anything unexpected → 1 (and the message says it is a bug).
+ * → 1; anything unexpected → 2 (a failure of the tool itself, and the
+ * message says it is a bug), never 1, which would read as "problems found".
  */
 export function exitCodeFor(error: unknown): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  if (!isStackspecError(error)) return EXIT.findings;
+  if (!isStackspecError(error)) return EXIT.failure;
   return error.kind === 'usage' || error.kind === 'spec' ? EXIT.usage : EXIT.findings;
 }
 
@@ -37,14 +44,36 @@ export type CliInput = AsyncIterable<string | Uint8Array>;
 /** Where a command reads and writes; injectable so tests need no process. */
 export interface CliIO {
   stdout: { write(text: string): unknown; isTTY?: boolean };
-  stderr: { write(text: string): unknown; isTTY?: boolean };
+  /** `columns` is the terminal's width, which progress lines are cut to. */
+  stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   stdin?: CliInput;
+  /** Milliseconds since the epoch, for progress lines (default `Date.now`); tests inject a clock. */
+  now?: () => number;
 }
 
-/** The real process's streams and environment. */
+let brokenPipeHandled = false;
+
+/**
+ * A reader that goes away early (`stackspec … | head`) closes the pipe under
+ * us: later writes fail with EPIPE, which Node would report as an unhandled
+ * error and a crash. A command line tool ends quietly instead, as it would on
+ * SIGPIPE; any other stream error is still raised.
+ */
+function endQuietlyOnBrokenPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? EXIT.ok);
+  });
+}
+
+/** The real process's streams and environment; a closed standard output ends the process quietly. */
 export function processIO(): CliIO {
+  if (!brokenPipeHandled) {
+    brokenPipeHandled = true;
+    endQuietlyOnBrokenPipe(process.stdout);
+  }
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -121,12 +150,18 @@ export async function runCli(main: () => unknown, io: CliIO, options: RunCliOpti
   }
 }
 
+/** Options for {@link createProgram}. */
+export interface CreateProgramOptions {
+  /** The version `--version` (and `-V`) prints; read it with `readPackageVersion`. */
+  version?: string;
+}
+
 /**
  * A commander program wired to `io`: output goes to the given streams,
  * parse errors throw instead of exiting (so {@link runCli} maps them to
  * exit code 2), and `--help`/`--version` exit 0.
  */
-export function createProgram(name: string, io: CliIO): Command {
+export function createProgram(name: string, io: CliIO, options: CreateProgramOptions = {}): Command {
   const program = new Command(name);
   program
     .exitOverride()
@@ -135,7 +170,28 @@ export function createProgram(name: string, io: CliIO): Command {
       writeOut: (s) => void io.stdout.write(s),
       writeErr: (s) => void io.stderr.write(s),
     });
+  if (options.version !== undefined) program.version(options.version, '-V, --version', 'print the version');
   return program;
+}
+
+/** Formats of reports from commands that check files: a linter's. */
+export const REPORT_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/**
+ * Adds `-f/--format <format>` with the given choices and default: the one
+ * spelling of the output format on every stackspec command (the OpenStack
+ * client's formats for lists and objects, a linter's for checks).
+ */
+export function addFormatOption(
+  command: Command,
+  choices: readonly string[],
+  defaultFormat: string,
+  description = 'output format',
+): Command {
+  return command.addOption(
+    new Option('-f, --format <format>', description).choices(choices).default(defaultFormat),
+  );
 }
 
 /** Parsed values of the options {@link addOutputOptions} adds. */

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isStackspecError } from '../errors.js';
-import { DEFAULT_MAX_BODY_BYTES, readBodyBytes } from './body.js';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  declaredContentLength,
+  readBodyBytes,
+  requestTooLargeMessage,
+} from './body.js';
 
 const post = (body: string | Uint8Array | null) => new Request('http://x/', { method: 'POST', body });
 const streamed = (body: ReadableStream<Uint8Array>) =>
@@ -91,5 +96,30 @@ describe('readBodyBytes', () => {
       },
     });
     await expect(readBodyBytes(streamed(broken))).rejects.toThrow('client went away');
+  });
+});
+
+describe('declaredContentLength', () => {
+  const declaring = (value: string) => new Request('http://x/', { headers: { 'content-length': value } });
+
+  it('reads a whole number of bytes, spaces around it allowed', () => {
+    expect(declaredContentLength(declaring('114689'))).toBe(114689);
+    expect(declaredContentLength(declaring(' 0 '))).toBe(0);
+  });
+
+  it('gives undefined without the header or for anything but digits', () => {
+    expect(declaredContentLength(new Request('http://x/'))).toBeUndefined();
+    for (const v of ['-1', '1e3', '0x10', '12 34', '', 'abc']) {
+      expect(declaredContentLength(declaring(v)), v).toBeUndefined();
+    }
+  });
+});
+
+describe('requestTooLargeMessage', () => {
+  it("words oslo.middleware's refusals of a declared and of a read body", () => {
+    expect(requestTooLargeMessage(114688, true)).toBe(
+      'Request is too large. Larger than max_request_body_size (114688).',
+    );
+    expect(requestTooLargeMessage(10, false)).toBe('Request is too large. Larger than 10.');
   });
 });

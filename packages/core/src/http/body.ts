@@ -52,3 +52,25 @@ export async function readBodyBytes(
   }
   return concatBytes(chunks);
 }
+
+/**
+ * The request's `Content-Length` when it is a whole number of bytes, as
+ * webob reads it; `undefined` for none or anything else (a size limit then
+ * applies while the body is read instead).
+ */
+export function declaredContentLength(request: Request): number | undefined {
+  const value = request.headers.get('content-length')?.trim();
+  return value && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * The words of oslo.middleware's request size limit, which sits in front of
+ * Nova and Ironic deployments: `declared` for a `Content-Length` past the
+ * limit (refused before anything is read), otherwise for a body cut off
+ * while it was read.
+ */
+export function requestTooLargeMessage(limit: number, declared: boolean): string {
+  return declared
+    ? `Request is too large. Larger than max_request_body_size (${limit}).`
+    : `Request is too large. Larger than ${limit}.`;
+}

@@ -65,6 +65,19 @@ describe('placementErrorBody', () => {
       '1.39',
     );
   });
+
+  it('takes a whole detail for the statuses whose webob page words it from the request', () => {
+    const body = placementErrorBody(405, 'The method specified is not allowed for this resource.', {
+      detail:
+        'The method PATCH is not allowed for this resource. \n\n The method specified is not allowed for this resource.',
+    });
+    expect(body.errors[0]).toEqual({
+      status: 405,
+      title: 'Method Not Allowed',
+      detail:
+        'The method PATCH is not allowed for this resource. \n\n The method specified is not allowed for this resource.',
+    });
+  });
 });
 
 describe('ironicErrorBody', () => {

@@ -84,6 +84,12 @@ export interface PlacementErrorOptions {
   requestId?: string;
   /** Extra members (a 406 carries `max_version` and `min_version`). */
   extra?: Record<string, unknown>;
+  /**
+   * The whole `detail`, for the statuses whose webob page words it from the
+   * request (405 names the method, 406 and 415 the media type) instead of
+   * the stock sentence.
+   */
+  detail?: string;
 }
 
 /**
@@ -98,7 +104,8 @@ export function placementErrorBody(
   options: PlacementErrorOptions = {},
 ): { errors: Record<string, unknown>[] } {
   const { title, explanation } = statusText(status);
-  const error: Record<string, unknown> = { status, title, detail: `${explanation}\n\n ${message}  ` };
+  const detail = options.detail ?? `${explanation}\n\n ${message}  `;
+  const error: Record<string, unknown> = { status, title, detail };
   if (options.withCode) error.code = options.code ?? 'placement.undefined_code';
   if (options.requestId) error.request_id = options.requestId;
   Object.assign(error, options.extra);

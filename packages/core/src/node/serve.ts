@@ -6,11 +6,10 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { UsageError } from '../cli/usage-error.js';
 import { createDiagnostic } from '../diagnostic.js';
 import { describeError } from '../errors.js';
+import { bytesOfResponse, bytesResponse } from '../http/bytes-response.js';
 
 /**
  * A WHATWG fetch-style handler, as every stackspec HTTP API exposes. A
@@ -76,42 +75,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-// A registered symbol, so that a response made by one copy of core (ESM or
-// CommonJS) is recognised by the other.
-const BYTES = Symbol.for('@stackspec/core.bytesResponse');
-
-/**
- * A `Response` whose body is bytes already in memory, such as a large JSON
- * document rendered straight into a buffer.
- *
- * {@link startServer} writes those bytes to the socket as they are, in one
- * write with a `Content-Length`, without a stream or a copy. Anywhere else it
- * is an ordinary `Response` whose body yields the same bytes (a
- * `new Response(bytes)` would copy them first). The caller must not change
- * the bytes afterwards.
- *
- * @example
- * return bytesResponse(Buffer.from(JSON.stringify(body)), { headers: { 'content-type': 'application/json' } });
- */
-export function bytesResponse(body: Uint8Array, init: ResponseInit = {}): Response {
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (body.byteLength) controller.enqueue(body);
-      controller.close();
-    },
-  });
-  const response = new Response(stream, init);
-  Object.defineProperty(response, BYTES, { value: body });
-  return response;
-}
+// Kept here too: servers and the handlers they serve have imported it from `@stackspec/core/node`.
+export { bytesResponse };
 
 /**
  * Sends a {@link bytesResponse} straight to Node's response; false (nothing
  * sent) for any other response, or one whose body someone already read.
  */
 function writeBytes(response: Response, outgoing: ServerResponse): boolean {
-  const body = (response as { [BYTES]?: Uint8Array })[BYTES];
-  if (body === undefined || response.bodyUsed) return false;
+  const body = bytesOfResponse(response);
+  if (body === undefined) return false;
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of response.headers) {
     headers[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value;
@@ -296,6 +269,12 @@ export async function startServer(
       'Use 127.0.0.1 or 0.0.0.0.',
     );
   }
+  // Hono's Node adapter is loaded by the first server, not with this entry:
+  // most importers of `@stackspec/core/node` only read files.
+  const [{ getRequestListener }, { RESPONSE_ALREADY_SENT }] = await Promise.all([
+    import('@hono/node-server'),
+    import('@hono/node-server/utils/response'),
+  ]);
   const listener = getRequestListener(
     async (request: Request, env: { outgoing?: unknown }) => {
       try {
