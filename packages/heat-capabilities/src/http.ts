@@ -1,12 +1,15 @@
 import {
   heatErrorBody as coreHeatErrorBody,
+  createServiceHandler,
   type Diagnostic,
   HttpError,
   isStackspecError,
   jsonResponse,
   NotFoundError,
   parseWithSchema,
-  readJsonBody,
+  type ServiceCall,
+  type ServiceFailure,
+  type ServiceHandler,
   ValidationError,
 } from '@stackspec/core';
 import { z } from 'zod';
@@ -171,125 +174,116 @@ export interface CapabilitiesHandlerOptions {
 export function createCapabilitiesHandler(
   options: CapabilitiesHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
-  const maxBytes = options.maxBodyBytes ?? DEFAULT_HANDLER_MAX_BODY_BYTES;
-  const routes: Record<string, { method: string; run: (request: Request) => Promise<unknown> }> = {
-    template_versions: {
-      method: 'GET',
-      run: async () => ({
-        template_versions: TEMPLATE_VERSIONS.filter((v) => v.value === v.date).map((v) => ({
-          version: `${v.key}.${v.value}`,
-          type: v.format,
-          aliases: TEMPLATE_VERSIONS.filter(
-            (a) => a.key === v.key && a.date === v.date && a.value !== v.value,
-          ).map((a) => `${a.key}.${a.value}`),
-        })),
-      }),
-    },
-    'capabilities/find': {
-      method: 'POST',
-      run: async (request) => {
-        const body = parseWithSchema(FindRequestSchema, await readJsonBody(request, { maxBytes }), {
-          area: 'heat/http',
-        });
-        const { templates, diagnostics } = scanAll(selectTemplates(body.files, body.templates));
-        const filter: Record<string, string> = {};
-        for (const [k, v] of Object.entries(body.capabilities ?? {})) filter[k] = String(v);
-        return {
-          templates: templates
-            .filter((t) => satisfiesFilter(t.capabilities, filter))
-            .map((t) => ({ name: t.file, version: t.version ?? null, capabilities: t.capabilities ?? {} })),
-          ...(diagnostics.length ? { warnings: diagnostics } : {}),
-        };
-      },
-    },
-    'capabilities/summary': {
-      method: 'POST',
-      run: async (request) => {
-        const body = parseWithSchema(SummaryRequestSchema, await readJsonBody(request, { maxBytes }), {
-          area: 'heat/http',
-        });
-        const { templates, diagnostics } = scanAll(selectTemplates(body.files, body.templates));
-        const summary = summarizeCapabilities(templates);
-        return {
-          labels: summary.labels,
-          resource_types: summary.resourceTypes,
-          ...(diagnostics.length ? { warnings: diagnostics } : {}),
-        };
-      },
-    },
-    'capabilities/resolve': {
-      method: 'POST',
-      run: async (request) => {
-        const body = parseWithSchema(ResolveRequestSchema, await readJsonBody(request, { maxBytes }), {
-          area: 'heat/http',
-        });
-        const byPath = new Map<string, string>();
-        const nameOf = new Map<string, string>();
-        for (const [name, content] of Object.entries(body.files)) {
-          byPath.set(pathOf(name), fileText(content));
-          nameOf.set(pathOf(name), name);
-        }
-        const envs: HeatEnvironment[] = [];
-        const problems: Diagnostic[] = [];
-        for (const name of body.environment_files) {
-          const text = body.files[name] ?? byPath.get(pathOf(name));
-          if (text === undefined) {
-            throw new ValidationError(`The environment file '${name}' is not among the uploaded files.`, {
-              code: 'heat/http/unknown-file',
-            });
-          }
-          const r = safeParseEnvironment(fileText(text), { filename: pathOf(name) });
-          if (r.ok) envs.push(r.environment);
-          else problems.push(...r.diagnostics);
-        }
-        if (problems.some((d) => d.severity === 'error'))
-          throw new ValidationError(undefined, { diagnostics: problems });
-        const result = await resolveEnvironment(envs, {
-          strategy: body.merge ?? 'server',
-          readTemplate: (path) => byPath.get(path),
-        });
-        if (!result.ok) throw new ValidationError(undefined, { diagnostics: result.diagnostics });
-        // Answer with the names the client uploaded, so the environment matches its files map.
-        const rename = (v: unknown): unknown => {
-          if (typeof v === 'string') return nameOf.get(v) ?? v;
-          if (isMapping(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rename(x)]));
-          return v;
-        };
-        const environment = { ...result.environment };
-        if (isMapping(environment.resource_registry))
-          environment.resource_registry = rename(environment.resource_registry);
-        return {
-          choices: rename(result.choices),
-          environment,
-          candidates: result.candidates,
-          ...(result.diagnostics.length ? { warnings: result.diagnostics } : {}),
-        };
-      },
-    },
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_HANDLER_MAX_BODY_BYTES;
+  // Each query answers with its result as JSON; the body is read within the limit.
+  const answer =
+    (run: (call: ServiceCall) => Promise<unknown>): ServiceHandler =>
+    async (call) =>
+      jsonResponse(await run(call));
+  const versions = async () => ({
+    template_versions: TEMPLATE_VERSIONS.filter((v) => v.value === v.date).map((v) => ({
+      version: `${v.key}.${v.value}`,
+      type: v.format,
+      aliases: TEMPLATE_VERSIONS.filter(
+        (a) => a.key === v.key && a.date === v.date && a.value !== v.value,
+      ).map((a) => `${a.key}.${a.value}`),
+    })),
+  });
+  const find = async (call: ServiceCall) => {
+    const body = parseWithSchema(FindRequestSchema, await call.json(), { area: 'heat/http' });
+    const { templates, diagnostics } = scanAll(selectTemplates(body.files, body.templates));
+    const filter: Record<string, string> = {};
+    for (const [k, v] of Object.entries(body.capabilities ?? {})) filter[k] = String(v);
+    return {
+      templates: templates
+        .filter((t) => satisfiesFilter(t.capabilities, filter))
+        .map((t) => ({ name: t.file, version: t.version ?? null, capabilities: t.capabilities ?? {} })),
+      ...(diagnostics.length ? { warnings: diagnostics } : {}),
+    };
   };
-  return async (request: Request): Promise<Response> => {
-    try {
-      const url = new URL(request.url);
-      const match = /^\/v1\/[^/]+\/(.+?)\/?$/.exec(url.pathname);
-      const route = match ? routes[match[1] as string] : undefined;
-      if (!route)
-        throw new NotFoundError('The resource could not be found.', { code: 'heat/http/not-found' });
-      if (request.method !== route.method) {
-        const response = errorResponse(
-          new HttpError(
-            405,
-            `The method ${request.method} is not allowed for this resource; use ${route.method}.`,
-            {
-              code: 'heat/http/method-not-allowed',
-            },
-          ),
-        );
-        response.headers.set('allow', route.method);
-        return response;
-      }
-      return jsonResponse(await route.run(request));
-    } catch (error) {
-      return errorResponse(error);
+  const summary = async (call: ServiceCall) => {
+    const body = parseWithSchema(SummaryRequestSchema, await call.json(), { area: 'heat/http' });
+    const { templates, diagnostics } = scanAll(selectTemplates(body.files, body.templates));
+    const summarized = summarizeCapabilities(templates);
+    return {
+      labels: summarized.labels,
+      resource_types: summarized.resourceTypes,
+      ...(diagnostics.length ? { warnings: diagnostics } : {}),
+    };
+  };
+  const resolve = async (call: ServiceCall) => {
+    const body = parseWithSchema(ResolveRequestSchema, await call.json(), { area: 'heat/http' });
+    const byPath = new Map<string, string>();
+    const nameOf = new Map<string, string>();
+    for (const [name, content] of Object.entries(body.files)) {
+      byPath.set(pathOf(name), fileText(content));
+      nameOf.set(pathOf(name), name);
     }
+    const envs: HeatEnvironment[] = [];
+    const problems: Diagnostic[] = [];
+    for (const name of body.environment_files) {
+      const text = body.files[name] ?? byPath.get(pathOf(name));
+      if (text === undefined) {
+        throw new ValidationError(`The environment file '${name}' is not among the uploaded files.`, {
+          code: 'heat/http/unknown-file',
+        });
+      }
+      const r = safeParseEnvironment(fileText(text), { filename: pathOf(name) });
+      if (r.ok) envs.push(r.environment);
+      else problems.push(...r.diagnostics);
+    }
+    if (problems.some((d) => d.severity === 'error'))
+      throw new ValidationError(undefined, { diagnostics: problems });
+    const result = await resolveEnvironment(envs, {
+      strategy: body.merge ?? 'server',
+      readTemplate: (path) => byPath.get(path),
+    });
+    if (!result.ok) throw new ValidationError(undefined, { diagnostics: result.diagnostics });
+    // Answer with the names the client uploaded, so the environment matches its files map.
+    const rename = (v: unknown): unknown => {
+      if (typeof v === 'string') return nameOf.get(v) ?? v;
+      if (isMapping(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rename(x)]));
+      return v;
+    };
+    const environment = { ...result.environment };
+    if (isMapping(environment.resource_registry))
+      environment.resource_registry = rename(environment.resource_registry);
+    return {
+      choices: rename(result.choices),
+      environment,
+      candidates: result.candidates,
+      ...(result.diagnostics.length ? { warnings: result.diagnostics } : {}),
+    };
   };
+  const renderError = (failure: ServiceFailure, call: ServiceCall): Response => {
+    if (failure.reason === 'not-found') {
+      return errorResponse(
+        new NotFoundError('The resource could not be found.', { code: 'heat/http/not-found' }),
+      );
+    }
+    if (failure.reason === 'method-not-allowed') {
+      const allow = failure.allow.join(', ');
+      const response = errorResponse(
+        new HttpError(405, `The method ${call.method} is not allowed for this resource; use ${allow}.`, {
+          code: 'heat/http/method-not-allowed',
+        }),
+      );
+      response.headers.set('allow', allow);
+      return response;
+    }
+    return errorResponse(failure.reason === 'error' ? failure.error : undefined);
+  };
+  return createServiceHandler({
+    routes: [
+      { path: '/v1/{project}/template_versions', methods: { GET: answer(versions) } },
+      { path: '/v1/{project}/capabilities/find', methods: { POST: answer(find) } },
+      { path: '/v1/{project}/capabilities/summary', methods: { POST: answer(summary) } },
+      { path: '/v1/{project}/capabilities/resolve', methods: { POST: answer(resolve) } },
+    ],
+    pipeline: ['route', 'method'],
+    // Heat's router takes a path with one trailing slash as the path without.
+    routePath: (url) => url.pathname.replace(/\/$/, ''),
+    maxBodyBytes,
+    renderError,
+  });
 }

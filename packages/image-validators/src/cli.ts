@@ -1,21 +1,23 @@
 import { resolve } from 'node:path';
 import { didYouMean, SpecError, suggest } from '@stackspec/core';
 import {
+  addExamples,
+  addFormatOption,
   type CliIO,
   createColors,
   createProgram,
   createProgress,
   EXIT,
   formatDiagnostics,
+  readPackageVersion,
   stderrColors,
   usage,
 } from '@stackspec/core/cli';
-import { Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { createChrootRemote } from './adapters/chroot.js';
 import { createDryRunRemote } from './adapters/dry-run.js';
 import { createLocalRemote } from './adapters/local.js';
 import { readImageSpecFile } from './adapters/spec-file.js';
-import { createSshRemote } from './adapters/ssh.js';
 import type { CommandStyle, RedhatInstaller } from './commands.js';
 import { explainImageSpec, formatExplainedSpec } from './explain.js';
 import { loadImageSpec, MAX_RESOURCE_BYTES } from './load.js';
@@ -93,7 +95,7 @@ function positiveInt(
   return n;
 }
 
-function pickRemote(flags: ValidateFlags, io: CliIO): { remote: Remote; target: string } {
+async function pickRemote(flags: ValidateFlags, io: CliIO): Promise<{ remote: Remote; target: string }> {
   const targets = [flags.local, flags.host, flags.chroot].filter((x) => x !== undefined && x !== false);
   if (targets.length > 1) usage('Choose one of --local, --host and --chroot.');
   if (!targets.length && !flags.dryRun) {
@@ -110,6 +112,8 @@ function pickRemote(flags: ValidateFlags, io: CliIO): { remote: Remote; target: 
     };
     const password = secret(flags.passwordEnv, '--password-env');
     const passphrase = secret(flags.passphraseEnv, '--passphrase-env');
+    // ssh2 is loaded only when a command goes over SSH.
+    const { createSshRemote } = await import('./adapters/ssh.js');
     return {
       remote: createSshRemote({
         host,
@@ -170,15 +174,27 @@ function describeCommand(c: CommandRecord): string {
 /**
  * The `stackspec-image` command: `validate` a spec against a machine and
  * `explain` a spec. Returns the exit code (0 pass, 1 validation failed, 2
- * bad spec or usage); errors thrown here are printed by `runCli`.
+ * bad spec or usage); errors thrown here are printed by `runCli` (exit 2
+ * for a failure of the tool itself).
  */
 export async function runImageCli(argv: readonly string[], io: CliIO): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const program = createProgram('stackspec-image', io)
-    .description('Check (and optionally fix) a machine against a Sahara image validation spec.')
-    .version('0.1.0');
+  const program = createProgram('stackspec-image', io, {
+    version: readPackageVersion(import.meta.url, '@stackspec/image-validators'),
+  }).description('Check (and optionally fix) a machine against a Sahara image validation spec.');
+  addExamples(program, [
+    {
+      description: 'Check this machine against a spec',
+      command: 'stackspec-image validate image.yaml --local',
+    },
+    {
+      description: 'Check and fix a host over SSH (a Host alias of ~/.ssh/config works)',
+      command: 'stackspec-image validate image.yaml --host builder --reconcile',
+    },
+    { description: 'Show the validator tree of a spec', command: 'stackspec-image explain image.yaml' },
+  ]);
 
-  program
+  const validate: Command = program
     .command('validate')
     .description('Run a spec against a machine; check only unless --reconcile.')
     .argument('<spec>', 'the image.yaml to run')
@@ -218,7 +234,6 @@ export async function runImageCli(argv: readonly string[], io: CliIO): Promise<n
     )
     .option('--timeout <seconds>', 'limit for each remote command')
     .option('--verbose', 'show the commands of every validator')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .addOption(
       new Option('--installer <tool>', 'Red Hat family installer in batched mode')
         .choices(['auto', 'yum', 'dnf'])
@@ -228,96 +243,108 @@ export async function runImageCli(argv: readonly string[], io: CliIO): Promise<n
       new Option('--mode <mode>', "batched (fewer round trips) or sahara (Sahara's exact commands)")
         .choices(['batched', 'sahara'])
         .default('batched'),
-    )
-    .action(async (specPath: string, flags: ValidateFlags) => {
-      const args = pairs(flags.arg, '--arg');
-      const env = pairs(flags.env, '--env');
-      if ((flags.assumeInstalled || flags.distro) && !flags.dryRun)
-        usage('--assume-installed and --distro only apply with --dry-run.');
-      const spec = loadSpecFile(specPath, flags.resourceRoot, io.cwd);
-      warnAbout(spec, args, io);
-      const picked = pickRemote(flags, io);
-      let remote = picked.remote;
-      let target = picked.target;
-      if (flags.dryRun) {
-        let distro = flags.distro;
-        if (!distro && (flags.local || flags.host || flags.chroot)) distro = await picked.remote.distro();
-        await picked.remote.close?.();
-        const known = [...collectPackages(spec.validators)];
-        remote = createDryRunRemote({
-          distro: distro ?? 'ubuntu',
-          machine: { installed: flags.assumeInstalled ? known : [] },
-        });
-        target = `a simulated ${distro ?? 'ubuntu'} machine (dry run; nothing runs)`;
+    );
+  addFormatOption(validate, ['text', 'json'], 'text');
+  addExamples(validate, [
+    { description: 'Check this machine', command: 'stackspec-image validate image.yaml --local' },
+    {
+      description: 'Show what would run on an empty CentOS machine, without running anything',
+      command: 'stackspec-image validate image.yaml --dry-run --distro centos',
+    },
+    {
+      description: 'Check a chroot, with an argument, and keep the report as JSON',
+      command: 'stackspec-image validate image.yaml --chroot /mnt/image --arg java_distro=openjdk -f json',
+    },
+  ]);
+  validate.action(async (specPath: string, flags: ValidateFlags) => {
+    const args = pairs(flags.arg, '--arg');
+    const env = pairs(flags.env, '--env');
+    if ((flags.assumeInstalled || flags.distro) && !flags.dryRun)
+      usage('--assume-installed and --distro only apply with --dry-run.');
+    const spec = loadSpecFile(specPath, flags.resourceRoot, io.cwd);
+    warnAbout(spec, args, io);
+    const picked = await pickRemote(flags, io);
+    let remote = picked.remote;
+    let target = picked.target;
+    if (flags.dryRun) {
+      let distro = flags.distro;
+      if (!distro && (flags.local || flags.host || flags.chroot)) distro = await picked.remote.distro();
+      await picked.remote.close?.();
+      const known = [...collectPackages(spec.validators)];
+      remote = createDryRunRemote({
+        distro: distro ?? 'ubuntu',
+        machine: { installed: flags.assumeInstalled ? known : [] },
+      });
+      target = `a simulated ${distro ?? 'ubuntu'} machine (dry run; nothing runs)`;
+    }
+    const c = createColors({ stream: io.stdout, env: io.env });
+    const text = flags.format === 'text';
+    const progress = createProgress(io.stderr, { env: io.env, now: io.now });
+    const showCommands = Boolean(flags.verbose || flags.dryRun);
+    if (text) {
+      io.stdout.write(
+        `${c.bold('Validating')} ${spec.file ?? specPath} on ${target}: ${flags.reconcile ? 'check and fix' : 'check only'}, ${flags.mode} commands\n`,
+      );
+    }
+    const composite = (r: ValidatorResult) =>
+      r.kind === 'all' || r.kind === 'any' || r.kind === 'os_case' || r.kind === 'argument_case';
+    const line = (r: ValidatorResult, mark: string) => {
+      const where = r.line ? c.dim(`  line ${r.line}`) : '';
+      const mode = r.mode === 'check' && flags.reconcile ? c.dim(' (check)') : '';
+      io.stdout.write(`${'  '.repeat(r.depth + 1)}${mark} ${r.label}${mode}${where}\n`);
+    };
+    // Groups print a header when they start (so the log reads top-down) and a line at the
+    // end only when that says something; leaves print once, when they finish.
+    const printStart = (r: ValidatorResult) => {
+      if (composite(r)) line(r, c.dim('▸'));
+    };
+    const printEnd = (r: ValidatorResult) => {
+      if (composite(r)) {
+        if (r.status === 'failed') line(r, c.red('✗'));
+        else if (r.status === 'skipped') line(r, c.dim('- no case matched:'));
+        return;
       }
-      const c = createColors({ stream: io.stdout, env: io.env });
-      const text = flags.format === 'text';
-      const progress = createProgress(io.stderr, {});
-      const showCommands = Boolean(flags.verbose || flags.dryRun);
-      if (text) {
-        io.stdout.write(
-          `${c.bold('Validating')} ${spec.file ?? specPath} on ${target}: ${flags.reconcile ? 'check and fix' : 'check only'}, ${flags.mode} commands\n`,
-        );
+      const mark =
+        r.status === 'failed' ? c.red('✗') : r.status === 'fixed' ? c.yellow('✓ fixed') : c.green('✓');
+      line(r, mark);
+      if (showCommands || r.status === 'failed') {
+        for (const cmd of r.commands)
+          io.stdout.write(`${'  '.repeat(r.depth + 1)}    ${c.dim(describeCommand(cmd))}\n`);
       }
-      const composite = (r: ValidatorResult) =>
-        r.kind === 'all' || r.kind === 'any' || r.kind === 'os_case' || r.kind === 'argument_case';
-      const line = (r: ValidatorResult, mark: string) => {
-        const where = r.line ? c.dim(`  line ${r.line}`) : '';
-        const mode = r.mode === 'check' && flags.reconcile ? c.dim(' (check)') : '';
-        io.stdout.write(`${'  '.repeat(r.depth + 1)}${mark} ${r.label}${mode}${where}\n`);
-      };
-      // Groups print a header when they start (so the log reads top-down) and a line at the
-      // end only when that says something; leaves print once, when they finish.
-      const printStart = (r: ValidatorResult) => {
-        if (composite(r)) line(r, c.dim('▸'));
-      };
-      const printEnd = (r: ValidatorResult) => {
-        if (composite(r)) {
-          if (r.status === 'failed') line(r, c.red('✗'));
-          else if (r.status === 'skipped') line(r, c.dim('- no case matched:'));
-          return;
-        }
-        const mark =
-          r.status === 'failed' ? c.red('✗') : r.status === 'fixed' ? c.yellow('✓ fixed') : c.green('✓');
-        line(r, mark);
-        if (showCommands || r.status === 'failed') {
-          for (const cmd of r.commands)
-            io.stdout.write(`${'  '.repeat(r.depth + 1)}    ${c.dim(describeCommand(cmd))}\n`);
-        }
-      };
-      let report: ValidationReport;
-      try {
-        report = await validateImage(spec, remote, {
-          reconcile: Boolean(flags.reconcile),
-          arguments: args,
-          env,
-          mode: flags.mode,
-          redhatInstaller: flags.installer,
-          onProgress: (e) => {
-            if (e.type === 'start') {
-              progress.done();
-              if (text) printStart(e.result);
-              progress.update(`running ${e.result.label}…`);
-            }
-            if (e.type === 'end') {
-              progress.done();
-              if (text) printEnd(e.result);
-            }
-          },
-        });
-      } finally {
-        progress.done();
-        await remote.close?.();
-      }
-      if (flags.format === 'json') {
-        io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-      } else {
-        io.stdout.write(`${summarize(report, c)}\n`);
-      }
-      exitCode = report.ok ? EXIT.ok : EXIT.findings;
-    });
+    };
+    let report: ValidationReport;
+    try {
+      report = await validateImage(spec, remote, {
+        reconcile: Boolean(flags.reconcile),
+        arguments: args,
+        env,
+        mode: flags.mode,
+        redhatInstaller: flags.installer,
+        onProgress: (e) => {
+          if (e.type === 'start') {
+            progress.done();
+            if (text) printStart(e.result);
+            progress.update(`running ${e.result.label}…`);
+          }
+          if (e.type === 'end') {
+            progress.done();
+            if (text) printEnd(e.result);
+          }
+        },
+      });
+    } finally {
+      progress.done();
+      await remote.close?.();
+    }
+    if (flags.format === 'json') {
+      io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    } else {
+      io.stdout.write(`${summarize(report, c)}\n`);
+    }
+    exitCode = report.ok ? EXIT.ok : EXIT.findings;
+  });
 
-  program
+  const explain = program
     .command('explain')
     .description('Show the arguments and the validator tree of a spec.')
     .argument('<spec>', 'the image.yaml to read')
@@ -326,18 +353,25 @@ export async function runImageCli(argv: readonly string[], io: CliIO): Promise<n
       'folder holding the scripts (repeatable; default the spec folder)',
       collect,
       [],
-    )
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action((specPath: string, flags: { format: 'text' | 'json'; resourceRoot: string[] }) => {
-      const spec = loadSpecFile(specPath, flags.resourceRoot, io.cwd);
-      warnAbout(spec, {}, io);
-      const explained = explainImageSpec(spec);
-      io.stdout.write(
-        flags.format === 'json'
-          ? `${JSON.stringify(explained, null, 2)}\n`
-          : `${formatExplainedSpec(explained)}\n`,
-      );
-    });
+    );
+  addFormatOption(explain, ['text', 'json'], 'text');
+  addExamples(explain, [
+    { description: 'The arguments and validators of a spec', command: 'stackspec-image explain image.yaml' },
+    {
+      description: 'The same as JSON, with scripts from another folder',
+      command: 'stackspec-image explain image.yaml --resource-root ./scripts -f json',
+    },
+  ]);
+  explain.action((specPath: string, flags: { format: 'text' | 'json'; resourceRoot: string[] }) => {
+    const spec = loadSpecFile(specPath, flags.resourceRoot, io.cwd);
+    warnAbout(spec, {}, io);
+    const explained = explainImageSpec(spec);
+    io.stdout.write(
+      flags.format === 'json'
+        ? `${JSON.stringify(explained, null, 2)}\n`
+        : `${formatExplainedSpec(explained)}\n`,
+    );
+  });
 
   await program.parseAsync([...argv], { from: 'user' });
   return exitCode;

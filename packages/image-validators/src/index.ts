@@ -1,6 +1,3 @@
-// The Python value rules live in @stackspec/core now; these names stay for existing importers.
-export type { PyMapping, PyValue } from '@stackspec/core';
-export { PyFloat, pyEquals, pyRepr, pyStr, pyTruthy } from '@stackspec/core';
 export type { ChrootRemoteOptions } from './adapters/chroot.js';
 export { createChrootRemote } from './adapters/chroot.js';
 export type {

@@ -25,9 +25,18 @@ function write(path: string, text: string) {
   writeFileSync(full, text);
 }
 
-async function runWith(tty: boolean, argv: string[]) {
+/** A clock that moves a second on at each reading: every progress update is past the delay. */
+function slowClock(): () => number {
+  let t = 0;
+  return () => {
+    t += 1000;
+    return t;
+  };
+}
+
+async function runWith(tty: boolean, argv: string[], now: () => number = slowClock()) {
   const memory = memoryIO({ cwd: dir });
-  const io: CliIO = { ...memory, stderr: { ...memory.stderr, isTTY: tty } };
+  const io: CliIO = { ...memory, stderr: { ...memory.stderr, isTTY: tty }, now };
   const code = await runCli(() => runHeatCli(argv, io), io);
   return { code, stdout: stripAnsi(memory.out()), stderr: tty ? memory.err() : stripAnsi(memory.err()) };
 }
@@ -138,7 +147,7 @@ describe('stackspec-heat template-capabilities', () => {
 
   it('draws progress on a terminal while it reads a tree', async () => {
     const r = await runWith(true, ['template-capabilities', '-r', 'puppet', 'docker', '--format', 'json']);
-    // The first update always shows, later ones at most every 100 ms; the line is cleared at the end.
+    // Updates after the first second show, at most every 100 ms; the line is cleared at the end.
     const lines = progressLines(r.stderr);
     expect(lines[0]).toBe('scanned 1/2 files');
     expect(lines.every((l) => /^scanned [12]\/2 files$/.test(l))).toBe(true);
@@ -148,7 +157,24 @@ describe('stackspec-heat template-capabilities', () => {
   it('asks for a file when none is given', async () => {
     const r = await run('template-capabilities');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Give at least one template with -f FILE.');
+    expect(r.stderr).toContain('Give at least one template: a path, or --file FILE.');
+  });
+
+  it('takes templates with --file, and still with -f FILE for now, with a deprecation note', async () => {
+    const expected = { deployment: ['puppet', 'docker'] };
+    const current = await sh(
+      'template-capabilities --file puppet/controller.yaml docker/controller.yaml -f json',
+    );
+    expect([current.code, JSON.parse(current.stdout), current.stderr]).toEqual([0, expected, '']);
+    const old = await sh('template-capabilities -f puppet/controller.yaml -f docker/controller.yaml -f json');
+    expect([old.code, JSON.parse(old.stdout)]).toEqual([0, expected]);
+    expect(old.stderr).toBe(
+      'warning: -f FILE (a template) is deprecated and will be removed in the next minor version; use --file FILE or give the path as an argument instead.\n',
+    );
+    // A value that is neither a format nor a path is a misspelt format, not a file.
+    const typo = await sh('template-capabilities puppet/controller.yaml -f jsno');
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("'jsno' is not an output format.");
   });
 });
 
@@ -362,6 +388,8 @@ describe('stackspec-heat validate', () => {
     expect(lines[0]).toBe('scanned 1/3 files');
     expect(lines.every((l) => /^(?:scanned|validated) [1-3]\/3 files$/.test(l))).toBe(true);
     expect((await run('validate', '-r', 'tree')).stderr).toBe('');
+    // Work that ends within a second draws nothing, even on a terminal.
+    expect((await runWith(true, ['validate', '-r', 'tree'], () => 0)).stderr).toBe('');
   });
 });
 
@@ -370,7 +398,8 @@ describe('stackspec-heat', () => {
     const help = await run('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('capabilities-find');
-    expect((await run('--version')).stdout).toBe('0.1.0\n');
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect((await run('--version')).stdout).toBe(`${manifest.version}\n`);
   });
 
   it('rejects an unknown command', async () => {

@@ -2,16 +2,21 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, posix, relative, resolve } from 'node:path';
 import { createDiagnostic, type Diagnostic, hasErrors, sortDiagnostics, withFile } from '@stackspec/core';
 import {
+  addExamples,
   type CliIO,
   createProgram,
   createProgress,
   EXIT,
   formatDiagnostics,
+  formatGithubAnnotations,
   formatList,
   LIST_FORMATS,
   type OutputFormat,
+  readPackageVersion,
   stderrColors,
+  toSarifLog,
   UsageError,
+  warnDeprecated,
 } from '@stackspec/core/cli';
 import { type Command, Option } from 'commander';
 import { stringify } from 'yaml';
@@ -26,8 +31,7 @@ import { scanDocument } from '../scan.js';
 import { stripCapabilities } from '../strip.js';
 import { safeParseTemplate } from '../template.js';
 
-/** The version printed by `--version`. */
-export const VERSION = '0.1.0';
+const PACKAGE = '@stackspec/heat-capabilities';
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
@@ -95,9 +99,12 @@ function show(io: CliIO, text: string) {
   if (text) io.stdout.write(`${text}\n`);
 }
 
-/** A progress line on standard error while files are read (only on a terminal, never under CI). */
+/**
+ * A progress line on standard error while files are read: only on a
+ * terminal, never under CI, and only once the work has taken a second.
+ */
 function fileProgress(io: CliIO) {
-  const progress = createProgress(io.stderr, { enabled: io.stderr.isTTY === true && !io.env.CI });
+  const progress = createProgress(io.stderr, { env: io.env, now: io.now });
   return {
     scanned: (n: number, total: number) => progress.update(`scanned ${n}/${total} files`),
     validated: (n: number, total: number) => progress.update(`validated ${n}/${total} files`),
@@ -107,7 +114,7 @@ function fileProgress(io: CliIO) {
 
 /** Adds `capabilities-find`. */
 function addFind(program: Command, io: CliIO, setCode: (code: number) => void) {
-  outputOptions(
+  const command = outputOptions(
     program
       .command('capabilities-find')
       .description('List the templates whose capabilities satisfy every --capability filter.')
@@ -120,7 +127,19 @@ function addFind(program: Command, io: CliIO, setCode: (code: number) => void) {
         new Option('--ignore <pattern>', 'glob pattern to leave out (repeatable)').argParser(collect),
       )
       .option('--full', 'parse every file completely instead of the fast scan'),
-  ).action(async (paths: string[], opts: OutputOptions & Record<string, unknown>) => {
+  );
+  addExamples(command, [
+    {
+      description: 'Templates that implement a resource type with a deployment tool',
+      command:
+        'stackspec-heat capabilities-find -r --capability resource_type=OS::TripleO::Controller --capability deployment=puppet .',
+    },
+    {
+      description: 'Only their paths, one per line',
+      command: 'stackspec-heat capabilities-find -r --capability deployment=docker -f value -c path .',
+    },
+  ]);
+  command.action(async (paths: string[], opts: OutputOptions & Record<string, unknown>) => {
     const filter = parseFilters((opts.capability as string[] | undefined) ?? []);
     const progress = fileProgress(io);
     const result = await findTemplates(paths, {
@@ -151,22 +170,77 @@ function listOptions(opts: OutputOptions) {
   };
 }
 
+/**
+ * `-f` values of `template-capabilities`: output formats, and, for one minor
+ * version, template files as the capabilities spec spelled them (`-f FILE`,
+ * now `--file FILE`). A value that names a format is one; a value with a `.`
+ * or a `/` is a template, with a deprecation note; anything else is a
+ * misspelt format (exit 2).
+ */
+function splitFormatValues(io: CliIO, values: readonly string[] | undefined) {
+  let format: OutputFormat = 'table';
+  const files: string[] = [];
+  for (const v of values ?? []) {
+    if ((LIST_FORMATS as readonly string[]).includes(v)) format = v as OutputFormat;
+    else if (/[./\\]/.test(v)) files.push(v);
+    else
+      throw new UsageError(`'${v}' is not an output format.`, {
+        diagnostics: [
+          createDiagnostic({
+            code: 'cli/usage',
+            message: `'${v}' is not an output format.`,
+            hint: `Use -f ${LIST_FORMATS.join(', ')}; templates go as arguments or with --file FILE.`,
+          }),
+        ],
+      });
+  }
+  if (files.length) warnDeprecated(io, '-f FILE (a template)', '--file FILE or give the path as an argument');
+  return { format, files };
+}
+
 /** Adds `template-capabilities`. */
 function addSummary(program: Command, io: CliIO, setCode: (code: number) => void) {
-  outputOptions(
-    program
-      .command('template-capabilities')
-      .description(
-        'Summarise the capabilities of templates: the values of each label and the templates of each resource type.',
-      )
-      .addOption(new Option('-f, --file <file>', 'template to read (repeatable)').argParser(collect))
-      .argument('[paths...]', 'more templates or directories')
-      .option('-r, --recursive', 'search directories recursively')
-      .option('--types', 'show templates per resource type instead of values per label'),
-    '--format <format>',
-  ).action(async (paths: string[], opts: OutputOptions & Record<string, unknown>) => {
-    const files = [...((opts.file as string[] | undefined) ?? []), ...paths];
-    if (!files.length) throw new UsageError('Give at least one template with -f FILE.');
+  const command = program
+    .command('template-capabilities')
+    .description(
+      'Summarise the capabilities of templates: the values of each label and the templates of each resource type.',
+    )
+    .addOption(new Option('--file <file>', 'template to read (repeatable)').argParser(collect))
+    .argument('[paths...]', 'more templates or directories')
+    .option('-r, --recursive', 'search directories recursively')
+    .option('--types', 'show templates per resource type instead of values per label')
+    .addOption(
+      new Option(
+        '-f, --format <format>',
+        `output format: ${LIST_FORMATS.join(', ')} (default: table)`,
+      ).argParser(collect),
+    )
+    .addOption(new Option('-c, --column <name>', 'show only this column (repeatable)').argParser(collect))
+    .addOption(new Option('--noindent', 'do not indent JSON'));
+  addExamples(command, [
+    {
+      description: 'The values of each capability label, as the spec shows them',
+      command: 'stackspec-heat template-capabilities puppet/controller.yaml docker/controller.yaml -f json',
+    },
+    {
+      description: 'The templates of each resource type in a tree',
+      command: 'stackspec-heat template-capabilities -r --types .',
+    },
+  ]);
+  command.action(async (paths: string[], raw: Record<string, unknown>) => {
+    const split = splitFormatValues(io, raw.format as string[] | undefined);
+    const opts = { ...raw, format: split.format } as OutputOptions & Record<string, unknown>;
+    const files = [...((opts.file as string[] | undefined) ?? []), ...split.files, ...paths];
+    if (!files.length)
+      throw new UsageError('Give at least one template: a path, or --file FILE.', {
+        diagnostics: [
+          createDiagnostic({
+            code: 'cli/usage',
+            message: 'Give at least one template: a path, or --file FILE.',
+            hint: 'For example: stackspec-heat template-capabilities -r .',
+          }),
+        ],
+      });
     const progress = fileProgress(io);
     const result = await findTemplates(files, {
       cwd: io.cwd,
@@ -236,7 +310,7 @@ async function readEnvironments(
 
 /** Adds `resolve`. */
 function addResolve(program: Command, io: CliIO, setCode: (code: number) => void) {
-  outputOptions(
+  const command = outputOptions(
     program
       .command('resolve')
       .description(
@@ -254,7 +328,18 @@ function addResolve(program: Command, io: CliIO, setCode: (code: number) => void
         ).argParser(collect),
       )
       .option('--client-merge', "merge like heatclient's deep_update instead of the Heat server"),
-  ).action(async (opts: OutputOptions & Record<string, unknown>, command: Command) => {
+  );
+  addExamples(command, [
+    {
+      description: 'Print the resolved environment (YAML, for Heat)',
+      command: 'stackspec-heat resolve -e environments/choose.yaml',
+    },
+    {
+      description: 'Write it to a file, listing the choices as JSON',
+      command: 'stackspec-heat resolve -e environments/choose.yaml -o out/resolved.yaml -f json',
+    },
+  ]);
+  command.action(async (opts: OutputOptions & Record<string, unknown>, command: Command) => {
     const files = (opts.environment as string[] | undefined) ?? [];
     if (!files.length) throw new UsageError('Give at least one environment file with -e ENV.');
     const output = opts.output as string | undefined;
@@ -307,14 +392,25 @@ function addResolve(program: Command, io: CliIO, setCode: (code: number) => void
 
 /** Adds `strip`. */
 function addStrip(program: Command, io: CliIO, setCode: (code: number) => void) {
-  outputOptions(
+  const command = outputOptions(
     program
       .command('strip')
       .description('Write copies of templates without their capabilities section, for real Heat.')
       .argument('<templates...>', 'templates to copy')
       .requiredOption('-o, --output <dir>', 'directory for the copies (the layout under --root is kept)')
       .option('--root <dir>', 'tree root the copies keep their paths under (default: the current directory)'),
-  ).action(async (templates: string[], opts: OutputOptions & Record<string, unknown>) => {
+  );
+  addExamples(command, [
+    {
+      description: 'Copy templates without their capabilities, for real Heat',
+      command: 'stackspec-heat strip puppet/controller.yaml docker/controller.yaml -o stripped',
+    },
+    {
+      description: 'Report what was removed as JSON',
+      command: 'stackspec-heat strip puppet/controller.yaml -o stripped -f json',
+    },
+  ]);
+  command.action(async (templates: string[], opts: OutputOptions & Record<string, unknown>) => {
     const root = resolve(io.cwd, (opts.root as string | undefined) ?? '.');
     const outDir = resolve(io.cwd, opts.output as string);
     const rows: Record<string, unknown>[] = [];
@@ -370,8 +466,8 @@ function addStrip(program: Command, io: CliIO, setCode: (code: number) => void) 
 const VALIDATE_COLUMNS = ['file', 'line', 'column', 'severity', 'code', 'message', 'hint'];
 
 /** Adds `validate`. */
-function addValidate(program: Command, io: CliIO, setCode: (code: number) => void) {
-  outputOptions(
+function addValidate(program: Command, io: CliIO, setCode: (code: number) => void, version: string) {
+  const command = outputOptions(
     program
       .command('validate')
       .description('Check templates and environment files with Heat rules (and the capabilities extensions).')
@@ -379,8 +475,20 @@ function addValidate(program: Command, io: CliIO, setCode: (code: number) => voi
       .option('-r, --recursive', 'search directories recursively')
       .option('--heat', 'apply real Heat rules only: reject capabilities, requires and candidate lists'),
     '-f, --format <format>',
-    { choices: ['text', ...LIST_FORMATS], default: 'text' },
-  ).action(async (paths: string[], opts: Omit<OutputOptions, 'format'> & Record<string, unknown>) => {
+    { choices: ['text', 'sarif', 'github', ...LIST_FORMATS], default: 'text' },
+  );
+  addExamples(command, [
+    { description: 'Check a tree of templates and environments', command: 'stackspec-heat validate -r .' },
+    {
+      description: 'Check a resolved environment with real Heat rules',
+      command: 'stackspec-heat validate --heat out/resolved.yaml',
+    },
+    {
+      description: 'Annotate a pull request from a GitHub Actions job',
+      command: 'stackspec-heat validate -r -f github .',
+    },
+  ]);
+  command.action(async (paths: string[], opts: Omit<OutputOptions, 'format'> & Record<string, unknown>) => {
     const progress = fileProgress(io);
     const found = await findTemplates(paths, {
       cwd: io.cwd,
@@ -478,6 +586,10 @@ function addValidate(program: Command, io: CliIO, setCode: (code: number) => voi
       ].filter(Boolean);
       if (parts.length) report += `\nskipped ${parts.join(' and ')}; -f json lists them`;
       show(io, report);
+    } else if (format === 'sarif') {
+      show(io, JSON.stringify(toSarifLog(problems, { tool: { name: 'stackspec-heat', version } }), null, 2));
+    } else if (format === 'github') {
+      show(io, formatGithubAnnotations(problems));
     } else {
       const rows = sortDiagnostics(diagnostics).map((d) => ({
         file: d.file ?? '',
@@ -503,23 +615,34 @@ function addValidate(program: Command, io: CliIO, setCode: (code: number) => voi
 /**
  * Runs `stackspec-heat` with `argv` (without the node and script names)
  * and returns the exit code: 0 when everything passed, 1 when problems
- * were found, 2 for usage errors. Output goes to `io`.
+ * were found, 2 for usage errors (and, through `runCli`, for failures of
+ * the tool itself). Output goes to `io`.
  */
 export async function runHeatCli(argv: readonly string[], io: CliIO): Promise<number> {
   let exitCode: number = EXIT.ok;
   const setCode = (code: number) => {
     exitCode = code;
   };
-  const program = createProgram('stackspec-heat', io)
-    .description(
-      'Heat template capabilities: find implementations, summarise, resolve environments, strip and validate.',
-    )
-    .version(VERSION);
+  const version = readPackageVersion(import.meta.url, PACKAGE);
+  const program = createProgram('stackspec-heat', io, { version }).description(
+    'Heat template capabilities: find implementations, summarise, resolve environments, strip and validate.',
+  );
+  addExamples(program, [
+    {
+      description: 'Find the templates that implement a resource type',
+      command: 'stackspec-heat capabilities-find -r --capability resource_type=OS::TripleO::Controller .',
+    },
+    {
+      description: 'Resolve an environment that lists candidate templates',
+      command: 'stackspec-heat resolve -e environments/choose.yaml -o out/resolved.yaml',
+    },
+    { description: 'Validate a tree', command: 'stackspec-heat validate -r .' },
+  ]);
   addFind(program, io, setCode);
   addSummary(program, io, setCode);
   addResolve(program, io, setCode);
   addStrip(program, io, setCode);
-  addValidate(program, io, setCode);
+  addValidate(program, io, setCode, version);
   await program.parseAsync([...argv], { from: 'user' });
   return exitCode;
 }
