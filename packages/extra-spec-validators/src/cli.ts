@@ -2,16 +2,24 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createDiagnostic, type Diagnostic, didYouMean, hasErrors, SpecError } from '@stackspec/core';
 import {
+  addExamples,
+  addFormatOption,
   addOutputOptions,
   type CliIO,
   createProgram,
+  createProgress,
   EXIT,
   formatDiagnostics,
+  formatGithubAnnotations,
   formatList,
   formatObject,
   type OutputOptionValues,
+  REPORT_FORMATS,
+  type ReportFormat,
+  readPackageVersion,
   runCli,
   stderrColors,
+  toSarifLog,
   usage,
 } from '@stackspec/core/cli';
 import { type ReadTextFileResult, readTextFile, readTextInput } from '@stackspec/core/node';
@@ -104,10 +112,13 @@ async function writeOut(io: CliIO, text: string, out: string | undefined): Promi
   io.stderr.write(`wrote ${out}\n`);
 }
 
+const PACKAGE = '@stackspec/extra-spec-validators';
+
 /**
  * The `stackspec-extra-specs` command line: `validate`, `list`, `describe`,
  * `docs`, `metadef` and `json-schema`. Returns the exit code (0 fine, 1
- * problems found, 2 bad usage); never exits the process.
+ * problems found, 2 bad usage or a failure of the tool itself); never
+ * exits the process.
  */
 export async function runExtraSpecsCli(argv: readonly string[], io: CliIO): Promise<number> {
   if (!Array.isArray(argv) || !io || typeof io.stdout?.write !== 'function') {
@@ -116,12 +127,13 @@ export async function runExtraSpecsCli(argv: readonly string[], io: CliIO): Prom
     });
   }
   return runCli(async () => {
-    const program = createProgram('stackspec-extra-specs', io)
+    const version = readPackageVersion(import.meta.url, PACKAGE);
+    const program = createProgram('stackspec-extra-specs', io, { version })
       .description("Check flavor extra specs against Nova's catalog, and document the catalog.")
       .showSuggestionAfterError(true);
     let exit: number = EXIT.ok;
 
-    registryOptions(
+    const validate = registryOptions(
       program
         .command('validate')
         .description(
@@ -136,51 +148,71 @@ export async function runExtraSpecsCli(argv: readonly string[], io: CliIO): Prom
       )
       .addOption(
         new Option('--mode <mode>', 'how strictly to check').choices(VALIDATION_MODES).default('strict'),
-      )
-      .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-      .action(
-        async (
-          files: string[],
-          flags: RegistryFlags & { spec: string[]; mode: ValidationMode; format: 'text' | 'json' },
-        ) => {
-          if (!files.length && !flags.spec.length)
-            usage('Give flavor files or --spec KEY=VALUE pairs to validate.');
-          const registry = await buildRegistry(flags, io);
-          const diagnostics: Diagnostic[] = [];
-          let flavors = 0;
-          for (const file of files) {
-            const read = await readFlavorInput(io, file);
-            if (!read.ok) {
-              // The package's code for a file it could not read; core's message says why.
-              diagnostics.push({ ...read.diagnostic, code: 'extra-specs/unreadable-file' });
-              continue;
-            }
-            const r = validateFlavorFile(read.text, file === '-' ? '<stdin>' : file, {
-              mode: flags.mode,
-              registry,
-            });
-            diagnostics.push(...r.diagnostics);
-            flavors += r.flavors;
-          }
-          if (flags.spec.length) {
-            const r = validateExtraSpecs(pairsFrom(flags.spec), { mode: flags.mode, registry });
-            diagnostics.push(...r.diagnostics.map((d) => ({ ...d, file: '--spec' })));
-          }
-          if (flags.format === 'json') {
-            io.stdout.write(
-              `${JSON.stringify({ ok: !hasErrors(diagnostics), flavors, diagnostics }, null, 2)}\n`,
-            );
-          } else {
-            const checked = files.length + (flags.spec.length ? 1 : 0);
-            io.stdout.write(
-              `${formatDiagnostics(diagnostics, { colors: stderrColors({ ...io, stderr: io.stdout }), filesChecked: checked })}\n`,
-            );
-          }
-          exit = hasErrors(diagnostics) ? EXIT.findings : EXIT.ok;
-        },
       );
+    addFormatOption(validate, REPORT_FORMATS, 'text', 'report format: text, json, sarif or github');
+    addExamples(validate, [
+      { description: 'Validate a flavor file', command: 'stackspec-extra-specs validate flavors.yaml' },
+      {
+        description: 'Validate what the OpenStack client prints, as JSON',
+        command: 'openstack flavor show m1.large -f json | stackspec-extra-specs validate - -f json',
+      },
+      {
+        description: 'Check one pair against an older release',
+        command: 'stackspec-extra-specs validate --spec hw:cpu_policy=dedicated --release zed',
+      },
+    ]);
+    validate.action(
+      async (
+        files: string[],
+        flags: RegistryFlags & { spec: string[]; mode: ValidationMode; format: ReportFormat },
+      ) => {
+        if (!files.length && !flags.spec.length)
+          usage('Give flavor files or --spec KEY=VALUE pairs to validate.');
+        const registry = await buildRegistry(flags, io);
+        const diagnostics: Diagnostic[] = [];
+        let flavors = 0;
+        // Many large files take a while: a progress line on a terminal, once a second has passed.
+        const progress = createProgress(io.stderr, { env: io.env, now: io.now });
+        for (const [i, file] of files.entries()) {
+          progress.update(`validating ${i + 1}/${files.length} files… ${file}`);
+          const read = await readFlavorInput(io, file);
+          if (!read.ok) {
+            // The package's code for a file it could not read; core's message says why.
+            diagnostics.push({ ...read.diagnostic, code: 'extra-specs/unreadable-file' });
+            continue;
+          }
+          const r = validateFlavorFile(read.text, file === '-' ? '<stdin>' : file, {
+            mode: flags.mode,
+            registry,
+          });
+          diagnostics.push(...r.diagnostics);
+          flavors += r.flavors;
+        }
+        progress.done();
+        if (flags.spec.length) {
+          const r = validateExtraSpecs(pairsFrom(flags.spec), { mode: flags.mode, registry });
+          diagnostics.push(...r.diagnostics.map((d) => ({ ...d, file: '--spec' })));
+        }
+        if (flags.format === 'json') {
+          io.stdout.write(
+            `${JSON.stringify({ ok: !hasErrors(diagnostics), flavors, diagnostics }, null, 2)}\n`,
+          );
+        } else if (flags.format === 'sarif') {
+          const log = toSarifLog(inFiles(diagnostics), { tool: { name: 'stackspec-extra-specs', version } });
+          io.stdout.write(`${JSON.stringify(log, null, 2)}\n`);
+        } else if (flags.format === 'github') {
+          if (diagnostics.length) io.stdout.write(`${formatGithubAnnotations(inFiles(diagnostics))}\n`);
+        } else {
+          const checked = files.length + (flags.spec.length ? 1 : 0);
+          io.stdout.write(
+            `${formatDiagnostics(diagnostics, { colors: stderrColors({ ...io, stderr: io.stdout }), filesChecked: checked })}\n`,
+          );
+        }
+        exit = hasErrors(diagnostics) ? EXIT.findings : EXIT.ok;
+      },
+    );
 
-    addOutputOptions(
+    const list = addOutputOptions(
       registryOptions(
         program
           .command('list')
@@ -188,7 +220,19 @@ export async function runExtraSpecsCli(argv: readonly string[], io: CliIO): Prom
           .option('--namespace <ns>', 'only this namespace (text before the colon)'),
       ),
       'list',
-    ).action(async (flags: RegistryFlags & OutputOptionValues & { namespace?: string }) => {
+    );
+    addExamples(list, [
+      { description: 'List the hw: extra specs', command: 'stackspec-extra-specs list --namespace hw' },
+      {
+        description: 'Only the names, one per line',
+        command: 'stackspec-extra-specs list -f value -c Name',
+      },
+      {
+        description: 'The extra specs of an older release, as CSV',
+        command: 'stackspec-extra-specs list --release zed -f csv',
+      },
+    ]);
+    list.action(async (flags: RegistryFlags & OutputOptionValues & { namespace?: string }) => {
       const registry = await buildRegistry(flags, io);
       const rows = registry
         .entries()
@@ -209,7 +253,7 @@ export async function runExtraSpecsCli(argv: readonly string[], io: CliIO): Prom
       );
     });
 
-    addOutputOptions(
+    const describe = addOutputOptions(
       registryOptions(
         program
           .command('describe')
@@ -217,7 +261,15 @@ export async function runExtraSpecsCli(argv: readonly string[], io: CliIO): Prom
           .argument('<key>'),
       ),
       'object',
-    ).action(async (key: string, flags: RegistryFlags & OutputOptionValues) => {
+    );
+    addExamples(describe, [
+      { description: 'Describe a key', command: 'stackspec-extra-specs describe hw:cpu_policy' },
+      {
+        description: 'A numbered key, as JSON',
+        command: 'stackspec-extra-specs describe hw:numa_cpus.0 -f json',
+      },
+    ]);
+    describe.action(async (key: string, flags: RegistryFlags & OutputOptionValues) => {
       const registry = await buildRegistry(flags, io);
       const match = registry.get(key) ?? registry.lookup(key)?.spec;
       if (!match) {
@@ -253,8 +305,19 @@ export async function runExtraSpecsCli(argv: readonly string[], io: CliIO): Prom
       );
     });
 
-    registryOptions(program.command('docs').description('render the catalog as documentation'))
-      .addOption(new Option('--format <format>', 'document format').choices(['rst', 'md']).default('rst'))
+    const docs = registryOptions(program.command('docs').description('render the catalog as documentation'));
+    addFormatOption(docs, ['rst', 'md'], 'rst', 'document format');
+    addExamples(docs, [
+      {
+        description: 'reStructuredText for Sphinx',
+        command: 'stackspec-extra-specs docs --out extra-specs.rst',
+      },
+      {
+        description: 'Markdown for an older release',
+        command: 'stackspec-extra-specs docs -f md --release zed --out extra-specs-zed.md',
+      },
+    ]);
+    docs
       .option('--out <file>', 'write to a file instead of standard output')
       .option('--title <title>', 'page title')
       .action(async (flags: RegistryFlags & { format: 'rst' | 'md'; out?: string; title?: string }) => {
@@ -267,7 +330,20 @@ export async function runExtraSpecsCli(argv: readonly string[], io: CliIO): Prom
         );
       });
 
-    registryOptions(program.command('metadef').description('write Glance metadata definition files'))
+    const metadef = registryOptions(
+      program.command('metadef').description('write Glance metadata definition files'),
+    );
+    addExamples(metadef, [
+      {
+        description: 'Write the metadefs of the newest release',
+        command: 'stackspec-extra-specs metadef --out metadefs',
+      },
+      {
+        description: 'Include the keys of a plugin',
+        command: 'stackspec-extra-specs metadef --plugin ./acme.js --out metadefs',
+      },
+    ]);
+    metadef
       .requiredOption('--out <dir>', 'directory to write the JSON files to')
       .action(async (flags: RegistryFlags & { out: string }) => {
         const registry = await buildRegistry(flags, io);
@@ -278,9 +354,17 @@ export async function runExtraSpecsCli(argv: readonly string[], io: CliIO): Prom
         io.stderr.write(`wrote ${files.length} metadef files to ${flags.out}\n`);
       });
 
-    registryOptions(
+    const jsonSchema = registryOptions(
       program.command('json-schema').description('print a JSON Schema for extra_specs mappings'),
-    )
+    );
+    addExamples(jsonSchema, [
+      { description: 'Print the schema', command: 'stackspec-extra-specs json-schema' },
+      {
+        description: 'A schema that allows unknown keys, to a file',
+        command: 'stackspec-extra-specs json-schema --open --out extra-specs.schema.json',
+      },
+    ]);
+    jsonSchema
       .option('--out <file>', 'write to a file instead of standard output')
       .option('--open', 'allow keys the catalog does not know')
       .action(async (flags: RegistryFlags & { out?: string; open?: boolean }) => {
@@ -290,9 +374,27 @@ export async function runExtraSpecsCli(argv: readonly string[], io: CliIO): Prom
       });
 
     program.addHelpText('after', `\nReleases: ${RELEASE_NAMES.join(', ')} (default: the newest).`);
+    addExamples(program, [
+      { description: 'Validate flavor files', command: 'stackspec-extra-specs validate flavors/*.yaml' },
+      {
+        description: 'Annotate a pull request from a GitHub Actions job',
+        command: 'stackspec-extra-specs validate -f github flavors/*.yaml',
+      },
+      { description: 'Describe a key', command: 'stackspec-extra-specs describe hw:cpu_policy' },
+    ]);
     await program.parseAsync([...argv], { from: 'user' });
     return exit;
   }, io);
+}
+
+// Problems of --spec pairs and of standard input are in no file a code-scanning service or an
+// annotation could point at: their `file` (the option or the stream) is for the text report only.
+function inFiles(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.map((d) => {
+    if (d.file !== '--spec' && d.file !== '<stdin>') return d;
+    const { file: _f, line: _l, column: _c, endLine: _el, endColumn: _ec, ...rest } = d;
+    return rest;
+  });
 }
 
 // A flavor file, or standard input for '-', read with core's bounded readers at the document size

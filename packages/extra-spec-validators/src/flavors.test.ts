@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parsePropertiesString, readFlavorFile, validateFlavorFile } from './flavors.js';
@@ -185,6 +186,37 @@ describe('validateFlavorFile on arbitrary input', () => {
     const object =
       'memory_mb: 512\nroot_gb: 1\nephemeral_gb: 0\nis_bfv: false\nvcpu_weight: null\nextra_specs: {}\n';
     for (const text of [show, list, object]) expect(readFlavorFile(text).diagnostics).toEqual([]);
+  });
+
+  // Outputs of python3-openstackclient 6.0.0 (openstacksdk 0.101) against examples/extra-specs/nova-flavors.mjs:
+  // Nova 26's answer at 2.1, and at 2.79 with rxtx_factor and OS-FLV-DISABLED:disabled left out. The client
+  // prints null for every field of its flavor resource that the answer lacks.
+  it.each(['show-2.1.json', 'list-long-2.1.json', 'show-2.79.json', 'list-long-2.79.json'])(
+    'reads openstack flavor show/list --long -f json output at old and new microversions (%s)',
+    (fixture) => {
+      const text = readFileSync(new URL(`./fixtures/openstack-client/${fixture}`, import.meta.url), 'utf8');
+      const r = validateFlavorFile(text, fixture);
+      expect(r.diagnostics.map((d) => [d.code, d.path])).toEqual([
+        ['extra-specs/unknown-key', expect.stringMatching(/\/(properties|Properties)\/hw:cpu_polcy$/)],
+      ]);
+    },
+  );
+
+  it('accepts null for each field the client prints as null when the answer lacks it', () => {
+    for (const field of [
+      'rxtx_factor',
+      'OS-FLV-DISABLED:disabled',
+      'description',
+      'access_project_ids',
+      'RXTX Factor',
+      'is_disabled',
+    ]) {
+      const text = JSON.stringify({ name: 'm1', [field]: null, properties: { 'hw:cpu_policy': 'shared' } });
+      expect(readFlavorFile(text).diagnostics, field).toEqual([]);
+    }
+    expect(readFlavorFile('{"name": "m1", "vcpus": null, "extra_specs": {}}').diagnostics).toEqual([
+      expect.objectContaining({ code: 'extra-specs/bad-flavor-file', path: '/vcpus' }),
+    ]);
   });
 
   it('returns diagnostics for any text and never throws', () => {

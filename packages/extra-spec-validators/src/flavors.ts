@@ -41,6 +41,11 @@ const Count = z.union([z.number().int().min(0), z.string().regex(/^\d+$/)]);
 /** Nova answers 0 swap as an empty string before microversion 2.75. */
 const Swap = z.union([Count, z.literal('')]);
 const Flag = z.boolean();
+/**
+ * A field of the client's flavor resource that has no default: `openstack flavor show/list -f json` prints
+ * null for it when the server's answer lacks it (an API in front of Nova, or a Nova that dropped the field).
+ */
+const Absent = z.null();
 const Text = z.string().nullable();
 
 /**
@@ -73,15 +78,15 @@ const FlavorFileEntrySchema = z
     'OS-FLV-EXT-DATA:ephemeral': Count.optional(),
     swap: Swap.optional(),
     Swap: Swap.optional(),
-    rxtx_factor: z.number().min(0).optional(),
-    'RXTX Factor': z.union([z.number().min(0), z.string()]).optional(),
+    rxtx_factor: z.union([z.number().min(0), Absent]).optional(),
+    'RXTX Factor': z.union([z.number().min(0), z.string(), Absent]).optional(),
     vcpu_weight: z.number().int().nullable().optional(),
     'os-flavor-access:is_public': Flag.optional(),
     is_public: Flag.optional(),
     'Is Public': Flag.optional(),
-    'OS-FLV-DISABLED:disabled': Flag.optional(),
+    'OS-FLV-DISABLED:disabled': z.union([Flag, Absent]).optional(),
     disabled: Flag.optional(),
-    is_disabled: Flag.optional(),
+    is_disabled: z.union([Flag, Absent]).optional(),
     is_bfv: Flag.optional(),
     access_project_ids: z
       .union([z.array(z.string()), z.string()])

@@ -1,6 +1,5 @@
 import {
   createDiagnostic,
-  createNameRegistry,
   type Diagnostic,
   didYouMean,
   hasErrors,
@@ -13,6 +12,7 @@ import {
 } from '@stackspec/core';
 import { optionsOf, requireString } from './guards.js';
 import { createLookup } from './key-index.js';
+import { createNameRegistry } from './name-registry.js';
 import { type ExtraSpecRegistry, internals, type RegisteredExtraSpec } from './registry.js';
 import type { NovaRelease } from './releases.js';
 import {

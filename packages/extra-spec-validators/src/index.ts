@@ -1,5 +1,3 @@
-import * as cli from './cli.js';
-
 export { PythonRegexError, translatePythonRegex } from '@stackspec/core';
 export type { ReleasedExtraSpec } from './catalog/index.js';
 export {
@@ -87,14 +85,3 @@ export {
   VALIDATION_MODES,
   validateExtraSpecs,
 } from './validate.js';
-
-// The command-line runner lives at the `./cli` subpath, so that this entry can
-// stop loading commander once this alias goes. It is the same function.
-
-/**
- * The `stackspec-extra-specs` command line: `validate`, `list`, `describe`,
- * `docs`, `metadef` and `json-schema`. Returns the exit code (0 fine, 1
- * problems found, 2 bad usage); never exits the process.
- * @deprecated Import it from `@stackspec/extra-spec-validators/cli`; the main entry stops exporting it in a later minor release.
- */
-export const runExtraSpecsCli: typeof cli.runExtraSpecsCli = cli.runExtraSpecsCli;

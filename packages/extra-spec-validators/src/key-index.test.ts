@@ -1,7 +1,7 @@
-import { compileNamePattern } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createKeyIndex, type KeyIndexEntry } from './key-index.js';
+import { compileNamePattern } from './name-pattern.js';
 
 function entry(name: string, params: Record<string, string>, rank = 0): KeyIndexEntry<string> {
   const p = compileNamePattern(name, { params, literal: 'escape' });

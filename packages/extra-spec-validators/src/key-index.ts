@@ -1,13 +1,14 @@
-// A lookup structure for patterned names, layered over the entries of core's
-// name registry. Each patterned name has a literal head (text every matching
-// key starts with) and a literal tail (text every matching key ends with).
+// A lookup structure for patterned names, layered over the entries of the
+// name registry (name-registry.ts). Each patterned name has a literal head
+// (text every matching key starts with) and a literal tail (text every
+// matching key ends with).
 // Keys walk a radix tree of heads from the front and, at each head that
 // holds entries, a radix tree of reversed tails from the back; only entries
 // whose head and tail both fit are tested with their regular expression. The
 // walk costs O(key length) with one map lookup per branching point and
 // allocates nothing, however many entries there are.
 
-import type { NameRegistry, RegistryEntry } from '@stackspec/core';
+import type { NameRegistry, RegistryEntry } from './name-registry.js';
 
 interface Node<P> {
   /** Edges by the first character they consume (in walking order). */

@@ -19,13 +19,9 @@
 // - patterned names are gathered within one edit first, then two, and so
 //   on: once a namespace has enough names within `d` edits nothing farther
 //   can enter its list, and the close passes are the cheap ones.
-import {
-  boundedEditDistance,
-  defaultMaxDistance,
-  editDistance,
-  type NamePattern,
-  type NameRegistry,
-} from '@stackspec/core';
+import { boundedEditDistance, defaultMaxDistance, editDistance } from '@stackspec/core';
+import type { NamePattern } from './name-pattern.js';
+import type { NameRegistry } from './name-registry.js';
 
 /** A registry name with what suggestions need of it. */
 export interface SuggestableName {

@@ -1,13 +1,6 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  createDiagnostic,
-  type Diagnostic,
-  type DiscoverPluginsOptions,
-  describeError,
-  discoverPlugins,
-  isStackspecError,
-} from '@stackspec/core';
+import { createDiagnostic, type Diagnostic, describeError, isStackspecError } from '@stackspec/core';
 import {
   defineExtraSpec,
   type ExtraSpecDefinition,
@@ -15,6 +8,7 @@ import {
   isExtraSpecDefinition,
 } from './define.js';
 import { optionsOf } from './guards.js';
+import { discoverPlugins } from './plugin-discovery.js';
 import type { ExtraSpecPlugin } from './registry.js';
 
 /** The `package.json` field kind plugins declare: `"stackspec": { "extraSpecValidators": "./validators.js" }`. */
@@ -33,7 +27,7 @@ export interface LoadExtraSpecPluginsOptions {
    */
   cwd?: string;
   /** Module loader, for tests and bundlers (default: dynamic import). */
-  importModule?: DiscoverPluginsOptions['importModule'];
+  importModule?: (url: string) => Promise<unknown>;
 }
 
 /** Outcome of {@link loadExtraSpecPlugins}. */

@@ -1,12 +1,8 @@
 import {
   compilePythonRegex,
   createDiagnostic,
-  createNameRegistry,
   type Diagnostic,
   isStackspecError,
-  matchNamePattern,
-  type NameRegistry,
-  type RegistryEntry,
   SpecError,
   translatePythonRegex,
 } from '@stackspec/core';
@@ -27,6 +23,8 @@ import {
 import { optionsOf } from './guards.js';
 import { createKeyIndex, createLookup, type KeyIndex } from './key-index.js';
 import { createKeySuggester, type KeySuggester, suggestKeysByScan } from './key-suggest.js';
+import { matchNamePattern } from './name-pattern.js';
+import { createNameRegistry, type NameRegistry, type RegistryEntry } from './name-registry.js';
 import { type NovaRelease, resolveRelease } from './releases.js';
 import { type CompiledValueRule, compileValueRule } from './value-check.js';
 

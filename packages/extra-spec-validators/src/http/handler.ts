@@ -2,9 +2,11 @@ import {
   type AuthOption,
   ConflictError,
   compareMicroversions,
+  createServiceHandler,
   credentialsHook,
   decodeUtf8Strict,
   formatMicroversion,
+  HttpError,
   isStackspecError,
   type Microversion,
   negotiateMicroversion,
@@ -17,7 +19,11 @@ import {
   pyJsonLoads,
   pyRepr,
   pyStr,
-  readBodyBytes,
+  requestTooLargeMessage,
+  type ServiceCall,
+  type ServiceFailure,
+  type ServiceHandler,
+  type ServiceHook,
   SpecError,
   webobErrorResponse,
 } from '@stackspec/core';
@@ -119,25 +125,16 @@ const VALIDATION_VERSION = '2.86';
 const VALIDATION_VALUES = ['strict', 'permissive', 'off'] as const;
 type ValidationParam = (typeof VALIDATION_VALUES)[number];
 
-class NovaFault extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/**
+ * A fault Nova answers with its status and message: core's `HttpError`,
+ * rendered as Nova's fault body (which carries no code).
+ */
+const fault = (status: number, message: string) => new HttpError(status, message);
 
-const bad = (message: string) => new NovaFault(400, message);
+const bad = (message: string) => fault(400, message);
 
 /** What Nova's fault wrapper answers for an exception it did not expect (a body nested too deep, say). */
 const SERVER_ERROR = 'The server has either erred or is incapable of performing the requested operation.';
-
-/** The request's `Content-Length` as webob reads it: a whole number, or `undefined`. */
-function contentLength(request: Request): number | undefined {
-  const v = request.headers.get('content-length')?.trim();
-  return v && /^\d+$/.test(v) ? Number(v) : undefined;
-}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyNumber);
@@ -217,7 +214,7 @@ function reply(status: number, body: string, headers: Record<string, string>, er
   });
 }
 
-function fault(status: number, message: string, headers: Record<string, string>): Response {
+function faultResponse(status: number, message: string, headers: Record<string, string>): Response {
   return reply(status, pyJsonDumps(novaErrorBody(status, message)), headers, true);
 }
 
@@ -282,9 +279,6 @@ export function createExtraSpecsHandler(options: ExtraSpecsHandlerOptions): Extr
   }
   const who = credentialsHook(options.auth);
   const policy = createNovaExtraSpecsPolicy({ enforceNewDefaults: options.enforceNewDefaults === true });
-  const route = new RegExp(
-    `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/flavors/([^/]+)/os-extra_specs(?:/([^/]+))?/?$`,
-  );
 
   const checkPairs = (flavorId: string, specs: Record<string, unknown>, version: Microversion, url: URL) => {
     const validating = compareMicroversions(version, VALIDATION_VERSION) >= 0;
@@ -328,130 +322,164 @@ export function createExtraSpecsHandler(options: ExtraSpecsHandlerOptions): Extr
     return strings;
   };
 
-  const handler = async (request: Request): Promise<Response> => {
-    const url = new URL(request.url, 'http://localhost');
-    const m = route.exec(url.pathname);
-    if (!m) return fault(404, 'The resource could not be found.', {});
-    // oslo's size limit sits in front of Nova's API: a declared length past
-    // it is refused before anything else, with webob's own error page.
-    const declared = contentLength(request);
-    if (declared !== undefined && declared > maxBody) {
+  const authorize = async (call: ServiceCall, action: 'index' | 'show' | 'create' | 'update' | 'delete') => {
+    const credentials = await who(call.request);
+    const rule: NovaExtraSpecsRule = `os_compute_api:os-flavor-extra-specs:${action}`;
+    if (credentials !== 'admin' && !policy(rule, credentials)) {
+      throw fault(403, `Policy doesn't allow ${rule} to be performed.`);
+    }
+  };
+  const flavorOf = (call: ServiceCall) => decodePart(call.params.flavor_id as string);
+  const keyOf = (call: ServiceCall) =>
+    call.params.key === undefined ? undefined : decodePart(call.params.key);
+  const specsOf = async (flavorId: string) => {
+    const specs = await store.getExtraSpecs(flavorId);
+    if (!specs) throw fault(404, `Flavor ${flavorId} could not be found.`);
+    return specs;
+  };
+  const ok = (call: ServiceCall, body: string) => reply(200, body, call.responseHeaders(), false);
+
+  // Nova reads every body once the version is known; a body sent without
+  // a length is cut off at the limit while it is read.
+  const readBody: ServiceHook = async (call) => {
+    try {
+      await call.bytes();
+      return undefined;
+    } catch (e) {
+      if (!(isStackspecError(e) && e.code === 'http/body-too-large')) throw e;
       return webobErrorResponse(
         413,
-        `Request is too large. Larger than max_request_body_size (${maxBody}).`,
-        request.headers.get('accept'),
-      );
-    }
-    const negotiated = negotiateMicroversion(request.headers, {
-      service: 'compute',
-      legacyHeader: 'X-OpenStack-Nova-API-Version',
-      min: MIN_VERSION,
-      max: maxVersion,
-    });
-    if (!negotiated.ok) {
-      if (negotiated.reason === 'invalid' || negotiated.requested.startsWith('0.')) {
-        return fault(
-          400,
-          `API Version String ${negotiated.requested} is of invalid format. Must be of format MajorNum.MinorNum.`,
-          {},
-        );
-      }
-      return fault(
-        406,
-        `Version ${negotiated.requested} is not supported by the API. Minimum is ${MIN_VERSION} and maximum is ${maxVersion}.`,
-        versionHeaders(negotiated.version),
-      );
-    }
-    const version = negotiated.version;
-    const headers = versionHeaders(version);
-    const flavorId = decodePart(m[1] as string);
-    const key = m[2] === undefined ? undefined : decodePart(m[2]);
-    const isCreate = request.method === 'POST' && key === undefined;
-    const isUpdate = request.method === 'PUT' && key !== undefined;
-    const isRead = request.method === 'GET';
-    const isDelete = request.method === 'DELETE' && key !== undefined;
-    if (!isCreate && !isUpdate && !isRead && !isDelete) {
-      return fault(405, 'The method is not allowed for this resource.', headers);
-    }
-    const authorize = async (action: 'index' | 'show' | 'create' | 'update' | 'delete') => {
-      const credentials = await who(request);
-      const rule: NovaExtraSpecsRule = `os_compute_api:os-flavor-extra-specs:${action}`;
-      if (credentials !== 'admin' && !policy(rule, credentials)) {
-        throw new NovaFault(403, `Policy doesn't allow ${rule} to be performed.`);
-      }
-    };
-    try {
-      // Nova reads every body once the version is known; a body sent without
-      // a length is cut off at the limit while it is read.
-      let bytes: Uint8Array;
-      try {
-        bytes = await readBodyBytes(request, { maxBytes: maxBody });
-      } catch (e) {
-        if (!(isStackspecError(e) && e.code === 'http/body-too-large')) throw e;
-        return webobErrorResponse(
-          413,
-          `Request is too large. Larger than ${maxBody}.`,
-          request.headers.get('accept'),
-        );
-      }
-      if (isRead) {
-        await authorize(key === undefined ? 'index' : 'show');
-        const specs = await store.getExtraSpecs(flavorId);
-        if (!specs) throw new NovaFault(404, `Flavor ${flavorId} could not be found.`);
-        if (key === undefined) return reply(200, pyJsonDumps({ extra_specs: specs }), headers, false);
-        if (!Object.hasOwn(specs, key)) {
-          throw new NovaFault(404, `Flavor ${flavorId} has no extra specs with key ${key}.`);
-        }
-        return reply(200, pyJsonDumps({ [key]: specs[key] }), headers, false);
-      }
-      if (isDelete) {
-        await authorize('delete');
-        if (!(await store.getExtraSpecs(flavorId)))
-          throw new NovaFault(404, `Flavor ${flavorId} could not be found.`);
-        if (!(await store.deleteExtraSpec(flavorId, key))) {
-          throw new NovaFault(404, `Flavor ${flavorId} has no extra specs with key ${key}.`);
-        }
-        return reply(200, '', headers, false);
-      }
-      let loaded: PyResult<PyValue> | undefined;
-      try {
-        loaded = bytes.length === 0 ? undefined : pyJsonLoads(decodeUtf8Strict(bytes));
-      } catch (e) {
-        if (isStackspecError(e) && e.code === 'http/invalid-utf8') throw bad('Malformed request body');
-        if (e instanceof TypeError) throw bad('Malformed request body');
-        throw e;
-      }
-      if (loaded && !loaded.ok) {
-        // Python's json module overflows its stack on deep nesting, which
-        // Nova's fault wrapper turns into a 500.
-        if (loaded.exception === 'RecursionError') throw new NovaFault(500, SERVER_ERROR);
-        throw bad('Malformed request body');
-      }
-      const body: unknown = loaded?.value;
-      let specs: Record<string, unknown>;
-      if (isCreate) specs = checkCreateSchema(body ?? null);
-      else {
-        checkSpecsSchema(body ?? null, undefined, true);
-        specs = body as Record<string, unknown>;
-      }
-      await authorize(isCreate ? 'create' : 'update');
-      const strings = checkPairs(flavorId, specs, version, url);
-      if (isUpdate && !Object.hasOwn(specs, key as string)) throw bad('Request body and URI mismatch');
-      if (!(await store.getExtraSpecs(flavorId)))
-        throw new NovaFault(404, `Flavor ${flavorId} could not be found.`);
-      await store.updateExtraSpecs(flavorId, strings);
-      return reply(200, pyJsonDumps(body, { allowNan: true }), headers, false);
-    } catch (e) {
-      if (e instanceof NovaFault) return fault(e.status, e.message, headers);
-      if (isStackspecError(e)) return fault(e.status, e.message, headers);
-      return fault(
-        500,
-        'Unexpected API Error. Please report this at http://bugs.launchpad.net/nova/ and attach the Nova API log if possible.',
-        headers,
+        requestTooLargeMessage(maxBody, false),
+        call.request.headers.get('accept'),
       );
     }
   };
+
+  const read: ServiceHandler = async (call) => {
+    const flavorId = flavorOf(call);
+    const key = keyOf(call);
+    await authorize(call, key === undefined ? 'index' : 'show');
+    const specs = await specsOf(flavorId);
+    if (key === undefined) return ok(call, pyJsonDumps({ extra_specs: specs }));
+    if (!Object.hasOwn(specs, key))
+      throw fault(404, `Flavor ${flavorId} has no extra specs with key ${key}.`);
+    return ok(call, pyJsonDumps({ [key]: specs[key] }));
+  };
+
+  const remove: ServiceHandler = async (call) => {
+    const flavorId = flavorOf(call);
+    const key = keyOf(call) as string;
+    await authorize(call, 'delete');
+    await specsOf(flavorId);
+    if (!(await store.deleteExtraSpec(flavorId, key))) {
+      throw fault(404, `Flavor ${flavorId} has no extra specs with key ${key}.`);
+    }
+    return ok(call, '');
+  };
+
+  const write: ServiceHandler = async (call) => {
+    const flavorId = flavorOf(call);
+    const key = keyOf(call);
+    const isCreate = key === undefined;
+    const bytes = await call.bytes();
+    let loaded: PyResult<PyValue> | undefined;
+    try {
+      loaded = bytes.length === 0 ? undefined : pyJsonLoads(decodeUtf8Strict(bytes));
+    } catch (e) {
+      if (isStackspecError(e) && e.code === 'http/invalid-utf8') throw bad('Malformed request body');
+      if (e instanceof TypeError) throw bad('Malformed request body');
+      throw e;
+    }
+    if (loaded && !loaded.ok) {
+      // Python's json module overflows its stack on deep nesting, which
+      // Nova's fault wrapper turns into a 500.
+      if (loaded.exception === 'RecursionError') throw fault(500, SERVER_ERROR);
+      throw bad('Malformed request body');
+    }
+    const body: unknown = loaded?.value;
+    let specs: Record<string, unknown>;
+    if (isCreate) specs = checkCreateSchema(body ?? null);
+    else {
+      checkSpecsSchema(body ?? null, undefined, true);
+      specs = body as Record<string, unknown>;
+    }
+    await authorize(call, isCreate ? 'create' : 'update');
+    const strings = checkPairs(flavorId, specs, call.version as Microversion, call.url);
+    if (!isCreate && !Object.hasOwn(specs, key)) throw bad('Request body and URI mismatch');
+    await specsOf(flavorId);
+    await store.updateExtraSpecs(flavorId, strings);
+    return ok(call, pyJsonDumps(body, { allowNan: true }));
+  };
+
+  const renderError = (failure: ServiceFailure, call: ServiceCall): Response => {
+    switch (failure.reason) {
+      case 'not-found':
+        return faultResponse(404, 'The resource could not be found.', {});
+      case 'body-too-large':
+        // oslo's size limit sits in front of Nova's API, with webob's own error page.
+        return webobErrorResponse(
+          413,
+          requestTooLargeMessage(failure.limit, true),
+          call.request.headers.get('accept'),
+        );
+      case 'version':
+        return faultResponse(failure.status, failure.message, { ...failure.headers });
+      case 'method-not-allowed':
+        return faultResponse(405, 'The method is not allowed for this resource.', call.responseHeaders());
+      default: {
+        const e = failure.reason === 'error' ? failure.error : undefined;
+        if (isStackspecError(e)) return faultResponse(e.status, e.message, call.responseHeaders());
+        return faultResponse(
+          500,
+          'Unexpected API Error. Please report this at http://bugs.launchpad.net/nova/ and attach the Nova API log if possible.',
+          call.responseHeaders(),
+        );
+      }
+    }
+  };
+
+  const handler = createServiceHandler({
+    routes: [
+      { path: '/flavors/{flavor_id}/os-extra_specs', methods: { GET: read, POST: write } },
+      {
+        path: '/flavors/{flavor_id}/os-extra_specs/{key}',
+        methods: { GET: read, PUT: write, DELETE: remove },
+      },
+    ],
+    // Nova's router matches the path first; oslo's size limit, the version and the method come after.
+    pipeline: ['route', 'declared-size', 'version', 'method', readBody],
+    // The prefix taken off (any other path is no route), and one trailing slash, which Nova's routes allow.
+    routePath: (url) =>
+      url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length).replace(/\/$/, '') : '',
+    microversion: {
+      negotiate: (request) => {
+        const negotiated = negotiateMicroversion(request.headers, {
+          service: 'compute',
+          legacyHeader: 'X-OpenStack-Nova-API-Version',
+          min: MIN_VERSION,
+          max: maxVersion,
+        });
+        if (negotiated.ok) return negotiated;
+        if (negotiated.reason === 'invalid' || negotiated.requested.startsWith('0.')) {
+          return {
+            ok: false,
+            status: 400,
+            message: `API Version String ${negotiated.requested} is of invalid format. Must be of format MajorNum.MinorNum.`,
+          };
+        }
+        return {
+          ok: false,
+          status: 406,
+          message: `Version ${negotiated.requested} is not supported by the API. Minimum is ${MIN_VERSION} and maximum is ${maxVersion}.`,
+          headers: versionHeaders(negotiated.version),
+        };
+      },
+      headers: versionHeaders,
+    },
+    maxBodyBytes: maxBody,
+    renderError,
+  });
   // What the WSGI server in front of Nova answers, in Nova's fault body.
-  const oversizedHead = (head: OversizedHead) => fault(head.status, head.message, {});
+  const oversizedHead = (head: OversizedHead) => faultResponse(head.status, head.message, {});
   return Object.assign(handler, { oversizedHead });
 }
