@@ -10,8 +10,9 @@
 import pg from 'pg';
 import { benchName, report, type TaskFigures } from '../../../scripts/bench-kit.js';
 import { dropSchema, ensurePostgres, POSTGRES_URL, schemaName } from '../../../test-support/postgres.js';
+import { createPgliteStore } from '../src/adapters/pglite.js';
 import { createPostgresStore } from '../src/adapters/postgres.js';
-import { createPgliteStore, type DeployTemplateStore, serveDeployTemplates } from '../src/index.js';
+import { type DeployTemplateStore, serveDeployTemplates } from '../src/index.js';
 import { startIronicOracle } from '../test/support/ironic-oracle.js';
 
 const CLIENTS = 32;

@@ -1,6 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import {
+  ANY_METHOD,
   type CredentialsHook,
+  createRequestId,
+  createServiceHandler,
   credentialsHook,
   findUtf8Problem,
   HTTP_STATUS_TEXT,
@@ -8,12 +10,17 @@ import {
   isStackspecError,
   parseJsonBytes,
   pyJsonDumps,
-  readBodyBytes,
+  requestTooLargeMessage,
+  type ServiceCall,
+  type ServiceFailure,
+  type ServiceHandler,
+  type ServiceHook,
+  type ServiceRoute,
   SpecError,
   ValidationError,
 } from '@stackspec/core';
 import type { OversizedHead } from '@stackspec/core/node';
-import { createPgliteStore } from './adapters/pglite.js';
+import { createDefaultStore } from './adapters/default-store.js';
 import { createDeployTemplatePolicy, forbidden, type PolicyCheck } from './policy.js';
 import { type IronicProfile, ironicProfile } from './profile.js';
 import {
@@ -92,13 +99,23 @@ export interface DeployTemplatesApi {
   readonly oversizedHead: (head: OversizedHead) => Response;
 }
 
+// Ironic's answer to a method its controller lacks lists every method of the resource.
 const ALLOW = 'DELETE, GET, PATCH, POST';
-const RESOURCES = new Set(['deploy_templates', 'deploy-templates']);
+// The spec names the resource with a hyphen too.
+const RESOURCES = ['deploy_templates', 'deploy-templates'];
+const V1_DOCUMENT = '/v1';
 
-function body(status: number, value: unknown, headers: Headers): Response {
-  if (value === undefined) return new Response(null, { status, headers });
-  headers.set('content-type', 'application/json');
-  return new Response(pyJsonDumps(value), { status, headers });
+function body(status: number, value: unknown, headers: Headers | Record<string, string>): Response {
+  const h = new Headers(headers);
+  if (value === undefined) return new Response(null, { status, headers: h });
+  h.set('content-type', 'application/json');
+  return new Response(pyJsonDumps(value), { status, headers: h });
+}
+
+// Errors of the layers in front of Ironic's controllers (size limit, router,
+// version check) are webob's bodies and carry no version headers.
+function early(status: number, description: string): Response {
+  return body(status, ironicErrorBody(status, description, 'webob'), {});
 }
 
 /**
@@ -180,10 +197,22 @@ function isJsonType(request: Request): boolean {
   return type === 'application/json' || type.endsWith('+json');
 }
 
-/** The request's `Content-Length`, when it is a whole number. */
-function contentLength(request: Request): number | undefined {
-  const v = request.headers.get('content-length')?.trim();
-  return v && /^\d+$/.test(v) ? Number(v) : undefined;
+/**
+ * The path Ironic routes: trailing slashes dropped, and a trailing `.json`
+ * when its middleware strips one (before routing and negotiation; which
+ * requests depends on the release). `/.json` is the root and
+ * `/v1/deploy_templates/.json` the list, as the slash that is left says.
+ */
+function ironicPath(
+  url: URL,
+  request: Request,
+  profile: IronicProfile,
+): { path: string; jsonSuffix: boolean } {
+  const path = url.pathname.replace(/\/+$/, '');
+  if (path.endsWith('.json') && stripsJsonSuffix(request.headers, profile)) {
+    return { path: path.slice(0, -5).replace(/\/+$/, ''), jsonSuffix: true };
+  }
+  return { path, jsonSuffix: false };
 }
 
 /**
@@ -191,7 +220,8 @@ function contentLength(request: Request): number | undefined {
  * `/v1/deploy_templates[/{ident}]` (and the spec's `/v1/deploy-templates`),
  * microversion negotiation with Ironic's headers (templates need 1.55: below
  * it GET is 404 and writes 405), policy from a pluggable request-context
- * hook, and Ironic's status codes and error bodies.
+ * hook, and Ironic's status codes and error bodies. Built on core's HTTP kit
+ * (`createServiceHandler`) over {@link DeployTemplateService}.
  *
  * @example
  * const api = createDeployTemplatesApi({ store: createPgliteStore() });
@@ -202,7 +232,7 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
   const profile = options.profile ?? ironicProfile();
   const service =
     options.service ??
-    createDeployTemplateService(options.store ?? createPgliteStore(), {
+    createDeployTemplateService(options.store ?? createDefaultStore(), {
       profile,
       ...(options.maxLimit !== undefined ? { maxLimit: options.maxLimit } : {}),
       ...(options.maxListBytes !== undefined ? { maxListBytes: options.maxListBytes } : {}),
@@ -216,179 +246,180 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
       code: 'deploy-templates/bad-option',
     });
   }
-  // Errors of the layers in front of Ironic's controllers carry no version headers.
-  const early = (status: number, description: string) =>
-    body(status, ironicErrorBody(status, description, 'webob'), new Headers());
-  const tooLarge = (declared: boolean) =>
-    early(
-      413,
-      declared
-        ? `Request is too large. Larger than max_request_body_size (${maxBody}).`
-        : `Request is too large. Larger than ${maxBody}.`,
-    );
-  // Reads a request's body within the limit: the bytes, or the 413 to answer.
-  const readBytes = async (request: Request): Promise<Uint8Array | Response> => {
+  const baseOf = (url: URL) => (options.publicUrl ?? url.origin).replace(/\/+$/, '');
+  const range = { [MIN_VERSION_HEADER]: MIN_VERSION, [MAX_VERSION_HEADER]: profile.maxVersion };
+
+  // The body of a request that is not a GET, read within the limit: the
+  // 413 to answer past it, and Ironic's web framework's bare 400 for a JSON
+  // body that is not UTF-8 (it decodes those before any controller runs).
+  const readWithinLimit = async (call: ServiceCall): Promise<Response | undefined> => {
+    let bytes: Uint8Array;
     try {
-      return await readBodyBytes(request, { maxBytes: maxBody });
+      bytes = await call.bytes();
     } catch (e) {
-      if (isStackspecError(e) && e.code === 'http/body-too-large') return tooLarge(false);
+      if (isStackspecError(e) && e.code === 'http/body-too-large') {
+        return early(413, requestTooLargeMessage(maxBody, false));
+      }
       throw e;
     }
+    return isJsonType(call.request) && findUtf8Problem(bytes) !== undefined ? early(400, '') : undefined;
   };
-  // Ironic's web framework decodes a JSON body before any controller runs and
-  // answers a bare 400 when it is not UTF-8 (whatever the method).
-  const notUtf8 = (request: Request, bytes: Uint8Array) =>
-    isJsonType(request) && findUtf8Problem(bytes) !== undefined;
 
-  const handler = async (request: Request): Promise<Response> => {
-    // A size limit sits in front of everything, as a proxy's or oslo's would.
-    const declared = contentLength(request);
-    if (declared !== undefined && declared > maxBody) return tooLarge(true);
-    const url = new URL(request.url);
-    const base = (options.publicUrl ?? url.origin).replace(/\/+$/, '');
-    const method = request.method.toUpperCase();
-    let path = url.pathname.replace(/\/+$/, '');
-    if (unquote(url.pathname) === undefined || unquote(url.search.replace(/\+/g, ' ')) === undefined) {
-      return body(400, ironicErrorBody(400, '', 'webob'), new Headers());
+  // Python's unquote runs on the path and query before Ironic sees them; escapes that are not UTF-8 fail the request.
+  const unquotable: ServiceHook = (call) =>
+    unquote(call.url.pathname) === undefined || unquote(call.url.search.replace(/\+/g, ' ')) === undefined
+      ? early(400, '')
+      : undefined;
+  // Ironic's root answers every method with the version document, before any negotiation.
+  const root: ServiceHook = async (call) => {
+    if (call.path !== '') return undefined;
+    if (call.method !== 'GET') {
+      const refused = await readWithinLimit(call);
+      if (refused) return refused;
     }
+    return body(200, rootDocument(baseOf(call.url), profile), {});
+  };
+  const readBody: ServiceHook = (call) => (call.method === 'GET' ? undefined : readWithinLimit(call));
 
-    // Ironic drops a trailing ".json" in a middleware in front of everything else, so
-    // before routing and negotiation; which requests it does so for depends on the release.
-    let jsonSuffix = false;
-    if (path.endsWith('.json') && stripsJsonSuffix(request.headers, profile)) {
-      // `/.json` is the root and `/v1/deploy_templates/.json` the list, as the slash that is left says.
-      path = path.slice(0, -5).replace(/\/+$/, '');
-      jsonSuffix = true;
-    }
-    // Ironic's root answers every method with the version document.
-    if (path === '') {
-      if (method !== 'GET') {
-        const bytes = await readBytes(request);
-        if (bytes instanceof Response) return bytes;
-        if (notUtf8(request, bytes)) return early(400, '');
-      }
-      return body(200, rootDocument(base, profile), new Headers());
-    }
-    const segments = path.split('/').slice(1);
-    // Ironic's root hands a path that does not start with /v1 to the v1 controller whole:
-    // /deploy_templates is /v1/deploy_templates (the "bookmark" links point there).
-    const parts = segments[0] === 'v1' ? segments.slice(1) : segments;
-    // The /v1 document is served by a controller, so its errors are fault bodies, not the router's.
-    const v1Document = parts.length === 0;
-
-    const negotiated = negotiateVersion(request.headers, profile);
-    const range = (h: Headers) => {
-      h.set(MIN_VERSION_HEADER, MIN_VERSION);
-      h.set(MAX_VERSION_HEADER, profile.maxVersion);
-      return h;
-    };
-    if (!negotiated.ok) {
+  // The /v1 document is served by a controller, so its errors are fault bodies, not the router's.
+  const v1Document: ServiceHandler = (call) => {
+    if (call.method !== 'GET') {
       return body(
-        406,
-        ironicErrorBody(406, negotiated.message, v1Document ? 'fault' : 'webob'),
-        negotiated.withRange ? range(new Headers()) : new Headers(),
+        405,
+        ironicErrorBody(
+          405,
+          'The server could not comply with the request since it is either malformed or otherwise incorrect.',
+        ),
+        call.responseHeaders(),
       );
     }
-    const version = negotiated.version;
-    const headers = () => {
-      const h = range(new Headers());
-      h.set(VERSION_HEADER, formatApiVersion(version));
-      h.set('openstack-request-id', `req-${randomUUID()}`);
-      return h;
-    };
+    return body(
+      200,
+      versionOneDocument(baseOf(call.url), profile, call.version as ApiVersion),
+      call.responseHeaders(),
+    );
+  };
 
-    if (v1Document) {
-      if (method !== 'GET') {
-        const bytes = await readBytes(request);
-        if (bytes instanceof Response) return bytes;
-        if (notUtf8(request, bytes)) return early(400, '');
+  const templates: ServiceHandler = async (call) => {
+    const ident = call.params.ident === undefined ? undefined : (unquote(call.params.ident) as string);
+    const query = queryOf(call.url);
+    const who = await hook(call.request);
+    const ctx: CallContext = {
+      baseUrl: baseOf(call.url),
+      jsonSuffix: ironicPath(call.url, call.request, profile).jsonSuffix,
+      authorize: (rule) => {
+        if (who !== 'admin' && !policy(rule, who)) throw forbidden(rule);
+      },
+    };
+    const readJson = async () => {
+      try {
+        return parseJsonBytes(await call.bytes(), { emptyValue: {} });
+      } catch (e) {
+        // A body of another media type is decoded later, and its failure is a controller's 400.
+        if (isStackspecError(e) && e.code === 'http/invalid-utf8') {
+          throw new ValidationError(HTTP_STATUS_TEXT[400]?.explanation, { code: e.code });
+        }
+        throw e;
+      }
+    };
+    const headers = call.responseHeaders();
+    switch (call.method) {
+      case 'GET':
         return body(
-          405,
-          ironicErrorBody(
-            405,
-            'The server could not comply with the request since it is either malformed or otherwise incorrect.',
-          ),
-          headers(),
+          200,
+          ident === undefined ? await service.list(query, ctx) : await service.show(ident, query, ctx),
+          headers,
+        );
+      case 'POST': {
+        const created = await service.create(await readJson(), query, ctx);
+        return body(201, created.body, { ...headers, location: created.location });
+      }
+      case 'PATCH':
+        return body(
+          200,
+          await service.update(ident, ident === undefined ? undefined : await readJson(), query, ctx),
+          headers,
+        );
+      default:
+        await service.delete(ident, query, ctx);
+        return body(204, undefined, headers);
+    }
+  };
+
+  const renderError = (failure: ServiceFailure, call: ServiceCall): Response => {
+    switch (failure.reason) {
+      case 'body-too-large':
+        return early(413, requestTooLargeMessage(failure.limit, true));
+      case 'version':
+        return body(
+          406,
+          ironicErrorBody(406, failure.message, call.route === V1_DOCUMENT ? 'fault' : 'webob'),
+          failure.headers,
+        );
+      case 'not-found':
+        return early(404, '');
+      case 'below-version':
+        return early(failure.status, 'The API version does not allow deploy templates');
+      case 'method-not-allowed':
+        return body(405, ironicErrorBody(405, '', 'webob'), { allow: ALLOW });
+      default: {
+        const e = failure.error;
+        if (isStackspecError(e))
+          return body(e.status, ironicErrorBody(e.status, e.message), call.responseHeaders());
+        return body(
+          500,
+          ironicErrorBody(500, 'An unexpected error prevented the server from fulfilling your request.'),
+          call.responseHeaders(),
         );
       }
-      return body(200, versionOneDocument(base, profile, version), headers());
-    }
-    const [resource, ident, ...rest] = parts;
-    if (!resource || !RESOURCES.has(resource) || rest.length) {
-      return body(404, ironicErrorBody(404, '', 'webob'), new Headers());
-    }
-    if (compareApiVersions(version, DEPLOY_TEMPLATES_VERSION) < 0) {
-      const message = 'The API version does not allow deploy templates';
-      return method === 'GET'
-        ? body(404, ironicErrorBody(404, message, 'webob'), new Headers())
-        : body(405, ironicErrorBody(405, message, 'webob'), new Headers());
-    }
-    const decoded = ident === undefined ? undefined : (unquote(ident) as string);
-    const allowed = decoded === undefined ? ['GET', 'POST', 'PATCH', 'DELETE'] : ['GET', 'PATCH', 'DELETE'];
-    if (!allowed.includes(method)) {
-      return body(405, ironicErrorBody(405, '', 'webob'), new Headers({ allow: ALLOW }));
-    }
-
-    let bytes: Uint8Array = new Uint8Array(0);
-    if (method !== 'GET') {
-      const read = await readBytes(request);
-      if (read instanceof Response) return read;
-      if (notUtf8(request, read)) return early(400, '');
-      bytes = read;
-    }
-    const query = queryOf(url);
-    try {
-      const who = await hook(request);
-      const ctx: CallContext = {
-        baseUrl: base,
-        jsonSuffix,
-        authorize: (rule) => {
-          if (who !== 'admin' && !policy(rule, who)) throw forbidden(rule);
-        },
-      };
-      const readBody = async () => {
-        try {
-          return parseJsonBytes(bytes, { emptyValue: {} });
-        } catch (e) {
-          // A body of another media type is decoded later, and its failure is a controller's 400.
-          if (isStackspecError(e) && e.code === 'http/invalid-utf8') {
-            throw new ValidationError(HTTP_STATUS_TEXT[400]?.explanation, { code: e.code });
-          }
-          throw e;
-        }
-      };
-      switch (method) {
-        case 'GET':
-          return body(
-            200,
-            decoded === undefined ? await service.list(query, ctx) : await service.show(decoded, query, ctx),
-            headers(),
-          );
-        case 'POST': {
-          const created = await service.create(await readBody(), query, ctx);
-          const h = headers();
-          h.set('location', created.location);
-          return body(201, created.body, h);
-        }
-        case 'PATCH':
-          return body(
-            200,
-            await service.update(decoded, decoded === undefined ? undefined : await readBody(), query, ctx),
-            headers(),
-          );
-        default:
-          await service.delete(decoded, query, ctx);
-          return body(204, undefined, headers());
-      }
-    } catch (e) {
-      if (isStackspecError(e)) return body(e.status, ironicErrorBody(e.status, e.message), headers());
-      return body(
-        500,
-        ironicErrorBody(500, 'An unexpected error prevented the server from fulfilling your request.'),
-        headers(),
-      );
     }
   };
+
+  // Each resource path with and without /v1: Ironic's root hands a path that does not
+  // start with /v1 to the v1 controller whole (the "bookmark" links point there).
+  const gate = {
+    minVersion: DEPLOY_TEMPLATES_VERSION,
+    belowMinVersion: (m: string) => (m === 'GET' ? 404 : 405),
+  };
+  const routes: ServiceRoute[] = [{ path: V1_DOCUMENT, methods: { [ANY_METHOD]: v1Document } }];
+  for (const resource of RESOURCES) {
+    for (const base of [`/v1/${resource}`, `/${resource}`]) {
+      routes.push({
+        path: base,
+        ...gate,
+        methods: { GET: templates, POST: templates, PATCH: templates, DELETE: templates },
+      });
+      routes.push({
+        path: `${base}/{ident}`,
+        ...gate,
+        methods: { GET: templates, PATCH: templates, DELETE: templates },
+      });
+    }
+  }
+
+  const handler = createServiceHandler({
+    routes,
+    // A size limit sits in front of everything, as a proxy's or oslo's would.
+    pipeline: ['declared-size', unquotable, root, 'version', 'route', 'method', readBody],
+    routePath: (url, request) => ironicPath(url, request, profile).path,
+    method: (request) => request.method.toUpperCase(),
+    requestId: { header: 'openstack-request-id', create: createRequestId },
+    microversion: {
+      negotiate: (request) => {
+        const negotiated = negotiateVersion(request.headers, profile);
+        if (negotiated.ok) return negotiated;
+        return {
+          ok: false,
+          status: 406,
+          message: negotiated.message,
+          headers: negotiated.withRange ? range : {},
+        };
+      },
+      headers: (version) => ({ ...range, [VERSION_HEADER]: formatApiVersion(version) }),
+    },
+    maxBodyBytes: maxBody,
+    renderError,
+  });
   const oversizedHead = (head: OversizedHead) => early(head.status, head.message);
   return Object.assign(handler, { service, oversizedHead });
 }

@@ -10,6 +10,7 @@ import {
   ValidationError,
 } from '@stackspec/core';
 import {
+  addExamples,
   addOutputOptions,
   type CliIO,
   createProgram,
@@ -17,7 +18,9 @@ import {
   formatDiagnostics,
   formatList,
   formatObject,
+  type HelpExample,
   type OutputOptionValues,
+  readPackageVersion,
   runCli,
   stderrColors,
   UsageError,
@@ -25,7 +28,6 @@ import {
 } from '@stackspec/core/cli';
 import { readTextFile, readTextInput } from '@stackspec/core/node';
 import { type Command, Option } from 'commander';
-import { createPgliteStore } from './adapters/pglite.js';
 import { createHttpClient, createLocalClient, type DeployTemplateClient } from './client.js';
 import { type DriverStep, explainDeploySteps, type PlanTemplate, type RequestedStep } from './plan.js';
 import { type IronicProfile, ironicProfile } from './profile.js';
@@ -189,13 +191,21 @@ function listed(words: readonly string[], last: 'and' | 'or'): string {
  * for them OS_ENDPOINT does not count, and --os-endpoint is refused.
  */
 function resolveTarget(g: GlobalOptions, io: CliIO, forServer = false): Target {
-  if (forServer && g.osEndpoint)
+  if (forServer && g.osEndpoint !== undefined)
     usage(
       '--os-endpoint names a server to talk to; this command opens a store itself.',
       'Give --data-dir DIR or --database-url postgres://… instead.',
     );
   const places = PLACES.filter((p) => !forServer || p.kind !== 'endpoint');
-  const given = places.filter((p) => g[p.key]);
+  // Given counts even when empty: `--data-dir "$DIR"` with DIR unset must not fall back to a variable.
+  const given = places.filter((p) => g[p.key] !== undefined);
+  const empty = given.find((p) => g[p.key] === '');
+  if (empty) {
+    usage(
+      `${empty.option} is empty: it needs ${empty.kind === 'pglite' ? 'a directory' : 'a URL'}.`,
+      `Check the variable you passed to it, or leave ${empty.option} out to use ${empty.env}.`,
+    );
+  }
   if (given.length > 1) {
     usage(
       `Give only one of ${listed(
@@ -283,10 +293,16 @@ async function openStore(
       ...(settings.statementTimeoutMillis ? { statementTimeoutMillis: settings.statementTimeoutMillis } : {}),
     });
   }
-  if (target.kind === 'pglite')
+  if (target.kind === 'pglite') {
+    const { createPgliteStore } = await loadPglite();
     return createPgliteStore({ dataDir: resolve(io.cwd, target.dir), log, ...migrate });
+  }
   throw new UsageError(NOWHERE);
 }
+
+// PGlite is loaded by the commands that open it, so that --help, --version
+// and commands against a server (--os-endpoint) start without it.
+const loadPglite = () => import('./adapters/pglite.js');
 
 /** How a command line names the store it opened, for messages. */
 function describeTarget(target: Target): string {
@@ -661,6 +677,95 @@ function storeSettings(
   };
 }
 
+const T = 'stackspec-baremetal deploy template';
+
+// Two or three examples per command, shown at the end of its --help.
+const EXAMPLES: Readonly<Record<string, readonly HelpExample[]>> = {
+  '': [
+    {
+      description: 'Serve the deploy template API, templates kept in a folder',
+      command: 'stackspec-baremetal --data-dir ./db serve',
+    },
+    {
+      description: 'List the templates of a running server as JSON',
+      command: 'stackspec-baremetal --os-endpoint http://127.0.0.1:6385 deploy template list -f json',
+    },
+    {
+      description: 'The deploy steps a node would run',
+      command: `${T.replace('stackspec-baremetal', 'stackspec-baremetal --data-dir ./db')} plan --driver-steps driver-steps.yaml --instance-traits CUSTOM_RAID`,
+    },
+  ],
+  serve: [
+    { description: 'Serve from memory on the port Ironic uses', command: 'stackspec-baremetal serve' },
+    {
+      description: 'Serve templates kept in PostgreSQL, with roles from an authenticating proxy',
+      command:
+        'STACKSPEC_DATABASE_URL=postgres://ironic@db/ironic stackspec-baremetal serve --auth trusted-headers',
+    },
+  ],
+  migrate: [
+    {
+      description: 'Create or upgrade the tables as their owner',
+      command: 'stackspec-baremetal --database-url postgres://owner@db/ironic migrate',
+    },
+    {
+      description: 'Upgrade a PGlite data directory',
+      command: 'stackspec-baremetal --data-dir ./db migrate',
+    },
+  ],
+  list: [
+    { description: 'Names and UUIDs', command: `${T} list` },
+    { description: 'Every field as JSON', command: `${T} list --long -f json` },
+    { description: 'Only the names, one per line', command: `${T} list -f value -c Name` },
+  ],
+  show: [
+    { description: 'One template', command: `${T} show CUSTOM_RAID` },
+    { description: 'Its steps as JSON', command: `${T} show CUSTOM_RAID -f json -c steps` },
+  ],
+  create: [
+    { description: 'A template from a steps file', command: `${T} create CUSTOM_RAID --steps raid.yaml` },
+    {
+      description: 'From standard input, printing the new UUID',
+      command: `cat raid.yaml | ${T} create CUSTOM_RAID --steps - -f value -c uuid`,
+    },
+  ],
+  set: [
+    { description: 'Replace the steps', command: `${T} set CUSTOM_RAID --steps raid.yaml` },
+    { description: 'Set extra metadata', command: `${T} set CUSTOM_RAID --extra owner=ops` },
+  ],
+  unset: [
+    { description: 'Remove extra metadata', command: `${T} unset CUSTOM_RAID --extra owner` },
+    {
+      description: 'Remove two keys at once',
+      command: `${T} unset CUSTOM_RAID --extra owner --extra ticket`,
+    },
+  ],
+  delete: [
+    { description: 'Delete one template', command: `${T} delete CUSTOM_RAID` },
+    { description: 'Delete several', command: `${T} delete CUSTOM_RAID CUSTOM_BIOS` },
+  ],
+  plan: [
+    {
+      description: 'The steps a node runs for the traits an instance asks for',
+      command: `${T} plan --driver-steps driver-steps.yaml --instance-traits CUSTOM_RAID,CUSTOM_BIOS`,
+    },
+    {
+      description: 'As JSON, dropping steps the driver does not offer',
+      command: `${T} plan --driver-steps driver-steps.yaml --instance-traits CUSTOM_RAID --skip-missing -f json`,
+    },
+  ],
+};
+
+/** Adds {@link EXAMPLES} to a command and its subcommands, by name. */
+function addHelpExamples(command: Command, name = ''): void {
+  const examples = EXAMPLES[name];
+  if (examples) addExamples(command, examples);
+  for (const sub of command.commands) if (sub.name() !== 'deploy') addHelpExamples(sub, sub.name());
+  const deploy = command.commands.find((c) => c.name() === 'deploy');
+  for (const sub of deploy?.commands.find((c) => c.name() === 'template')?.commands ?? [])
+    addHelpExamples(sub, sub.name());
+}
+
 class ExitSignal extends Error {
   constructor(readonly code: number) {
     super(`exit ${code}`);
@@ -673,7 +778,8 @@ class ExitSignal extends Error {
  * `openstack baremetal deploy template …` against a server
  * (`--os-endpoint`) or an embedded store (`--data-dir`, `--database-url`);
  * `deploy template plan` prints the steps a node would run. Returns the
- * exit code: 0 success, 1 a failed operation, 2 a bad command line.
+ * exit code: 0 success, 1 a failed operation, 2 a bad command line or a
+ * failure of the tool itself.
  *
  * @example
  * await runBaremetalCli(['--data-dir', './db', 'deploy', 'template', 'list', '-f', 'json'], processIO());
@@ -683,7 +789,9 @@ export async function runBaremetalCli(
   io: CliIO,
   options: BaremetalCliOptions = {},
 ): Promise<number> {
-  const program = createProgram('stackspec-baremetal', io)
+  const program = createProgram('stackspec-baremetal', io, {
+    version: readPackageVersion(import.meta.url, '@stackspec/deploy-templates'),
+  })
     .description('Ironic deploy templates: an Ironic-compatible API server and the OpenStack client commands')
     .option('--os-endpoint <url>', 'root URL of an Ironic-compatible server (env OS_ENDPOINT)')
     .option('--os-auth-type <type>', 'only "none" is supported (env OS_AUTH_TYPE)')
@@ -748,7 +856,10 @@ export async function runBaremetalCli(
           throw new UsageError(`--max-limit must be a positive integer, not ${o.maxLimit}`);
         const target = resolveTarget(g, io, true);
         const settings = storeSettings(target, o);
-        const store = target.kind === 'none' ? createPgliteStore() : await openStore(target, io, settings);
+        const store =
+          target.kind === 'none'
+            ? (await loadPglite()).createPgliteStore()
+            : await openStore(target, io, settings);
         const where = describeTarget(target);
         let server: Awaited<ReturnType<typeof serveDeployTemplates>>;
         try {
@@ -833,6 +944,7 @@ export async function runBaremetalCli(
     .command('template')
     .description('Deploy templates');
   defineTemplateCommands(template, io, globals);
+  addHelpExamples(program);
 
   return runCli(
     async () => {

@@ -1,7 +1,3 @@
-import * as cli from './cli.js';
-
-export type { PgliteStoreOptions } from './adapters/pglite.js';
-export { createPgliteStore } from './adapters/pglite.js';
 export type { DeployTemplatesApi, DeployTemplatesApiOptions, RequestContextHook } from './api.js';
 export { createDeployTemplatesApi, IRONIC_MAX_BODY_BYTES } from './api.js';
 export { deployTemplateChecker } from './checker.js';
@@ -115,32 +111,3 @@ export {
   stripsJsonSuffix,
   VERSION_HEADER,
 } from './versions.js';
-
-// The command-line runner lives at the `./cli` subpath, so that this entry can
-// stop loading commander once these aliases go. They are the same values.
-
-/**
- * Options of `runBaremetalCli` beyond the command line.
- * @deprecated Import it from `@stackspec/deploy-templates/cli`; the main entry stops exporting it in a later minor release.
- */
-export type BaremetalCliOptions = cli.BaremetalCliOptions;
-/**
- * Runs the `stackspec-baremetal` command line and resolves to its exit code.
- * @deprecated Import it from `@stackspec/deploy-templates/cli`; the main entry stops exporting it in a later minor release.
- */
-export const runBaremetalCli: typeof cli.runBaremetalCli = cli.runBaremetalCli;
-/**
- * Fields a user may ask `show`/`list --fields` for (as the OpenStack client offers them).
- * @deprecated Import it from `@stackspec/deploy-templates/cli`; the main entry stops exporting it in a later minor release.
- */
-export const CLIENT_FIELDS: typeof cli.CLIENT_FIELDS = cli.CLIENT_FIELDS;
-/**
- * The value of `--steps` (or any JSON argument) the way the OpenStack client reads it.
- * @deprecated Import it from `@stackspec/deploy-templates/cli`; the main entry stops exporting it in a later minor release.
- */
-export const readJsonArgument: typeof cli.readJsonArgument = cli.readJsonArgument;
-/**
- * `key=value` pairs of `--extra`: the value is JSON when it parses, a string otherwise.
- * @deprecated Import it from `@stackspec/deploy-templates/cli`; the main entry stops exporting it in a later minor release.
- */
-export const parseKeyValue: typeof cli.parseKeyValue = cli.parseKeyValue;

@@ -4,7 +4,6 @@ import {
   type Diagnostic,
   describeType,
   didYouMean,
-  findJsonValueProblem,
   isTraitName,
   isUuidLike,
   MAX_TRAIT_LENGTH,
@@ -19,6 +18,7 @@ import {
   validateWithSchema,
 } from '@stackspec/core';
 import { z } from 'zod';
+import { findJsonValueProblem } from './json-value.js';
 import { DEPLOY_INTERFACES, type IronicProfile, ironicProfile } from './profile.js';
 
 /** Largest priority a step may have: the storage column is a 32-bit signed integer. */
@@ -48,7 +48,7 @@ export interface StorageProblem {
  * order, or `undefined`: nesting deeper than {@link MAX_NESTING} (Ironic
  * itself fails with a 500 somewhat below 1000 levels) or a number JSON
  * cannot carry (`1e400` parses as Infinity; Ironic would echo `Infinity`,
- * which is not JSON). Core's `findJsonValueProblem` walks the value (without
+ * which is not JSON). `findJsonValueProblem` (json-value.ts) walks the value (without
  * recursion, so any depth ends here); this names what it finds in the
  * package's codes.
  */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   isUuidLike,
   NotFoundError,
@@ -233,7 +232,7 @@ export function createDeployTemplateService(
       code: 'deploy-templates/bad-option',
     });
   }
-  const newUuid = options.newUuid ?? randomUUID;
+  const newUuid = options.newUuid ?? (() => crypto.randomUUID());
   const authorize = async (ctx: CallContext, rule: DeployTemplateRule) => {
     await ctx.authorize?.(rule);
   };

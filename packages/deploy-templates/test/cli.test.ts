@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { memoryIO } from '../../../test-support/cli.js';
+import { createPgliteStore } from '../src/adapters/pglite.js';
 import { runBaremetalCli } from '../src/cli.js';
-import { createPgliteStore, type DeployTemplatesServer, serveDeployTemplates } from '../src/index.js';
+import { type DeployTemplatesServer, serveDeployTemplates } from '../src/index.js';
 
 interface Run {
   code: number;

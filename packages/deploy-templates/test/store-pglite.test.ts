@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { isStackspecError } from '@stackspec/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgliteStore, createSqlStore, type SqlDriver } from '../src/index.js';
+import { createPgliteStore } from '../src/adapters/pglite.js';
+import { createSqlStore, type SqlDriver } from '../src/index.js';
 import { describeStoreContract } from './store.contract.js';
 
 // One PGlite instance (slow to boot) shared by the file; every test gets a schema of its own.

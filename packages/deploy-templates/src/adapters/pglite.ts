@@ -8,6 +8,8 @@ import {
   type SqlStoreOptions,
 } from '../store/sql-store.js';
 
+export type { MigrationResult, SqlDeployTemplateStore } from '../store/sql-store.js';
+
 /** Options for {@link createPgliteStore}. */
 export interface PgliteStoreOptions extends SqlStoreOptions {
   /** Directory for the database files (created when missing); omitted: in memory (lost on close). */
@@ -36,7 +38,11 @@ export interface PgliteStoreOptions extends SqlStoreOptions {
  * process; a lock left by a process that was killed is taken over, and
  * `log` is told.
  *
+ * Its own entry, `@stackspec/deploy-templates/pglite`, so that only
+ * importers of this adapter load PGlite (several megabytes of WebAssembly).
+ *
  * @example
+ * import { createPgliteStore } from '@stackspec/deploy-templates/pglite';
  * const store = createPgliteStore({ dataDir: './templates-db' });
  * await store.create({ uuid, name: 'CUSTOM_RAID1', steps, extra: {} });
  * await store.close();

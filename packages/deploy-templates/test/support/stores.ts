@@ -4,8 +4,9 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { dropSchema, ensurePostgres, POSTGRES_URL, schemaName } from '../../../../test-support/postgres.js';
+import { createPgliteStore } from '../../src/adapters/pglite.js';
 import { createPostgresStore } from '../../src/adapters/postgres.js';
-import { createPgliteStore, type DeployTemplateStore } from '../../src/index.js';
+import type { DeployTemplateStore } from '../../src/index.js';
 
 /** Fresh stores of one kind for tests. */
 export interface TestStores {
