@@ -1,4 +1,5 @@
-import { createPgliteStore, type DeployTemplateStore } from '@stackspec/deploy-templates';
+import type { DeployTemplateStore } from '@stackspec/deploy-templates';
+import { createPgliteStore } from '@stackspec/deploy-templates/pglite';
 import { createMemoryFlavorStore } from '@stackspec/extra-spec-validators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -17,7 +17,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 async function run(
   args: string[],
   env: Record<string, string> = { NO_COLOR: '1' },
-  streams: { tty?: boolean; cwd?: string } = {},
+  streams: { tty?: boolean; cwd?: string; now?: () => number } = {},
 ) {
   const out: string[] = [];
   const err: string[] = [];
@@ -26,6 +26,7 @@ async function run(
     stderr: { write: (s: string) => err.push(s), isTTY: streams.tty === true },
     env,
     cwd: streams.cwd ?? root,
+    ...(streams.now ? { now: streams.now } : {}),
   };
   const code = await runCli(() => runStackspec(args, io), io);
   return { code, out: out.join(''), err: err.join('') };
@@ -189,15 +190,25 @@ describe('stackspec check', () => {
     expect(quiet.out).toContain('bad/broken.yaml');
   });
 
-  it('draws a progress line on a terminal for 50 files or more, and not in CI or for JSON', async () => {
+  it('draws a progress line on a terminal once a run takes a second, and not in CI or for JSON', async () => {
     mkdirSync(join(root, 'many'), { recursive: true });
     for (let i = 0; i < 50; i += 1)
       writeFileSync(join(root, `many/f${i}.yaml`), `name: m${i}\nextra_specs: {}\n`);
-    expect((await run(['check', 'many'], { NO_COLOR: '1' }, { tty: true })).err).toContain('checking ');
-    expect((await run(['check', 'many'], { NO_COLOR: '1', CI: 'true' }, { tty: true })).err).toBe('');
-    expect((await run(['check', 'many', '--format', 'json'], { NO_COLOR: '1' }, { tty: true })).err).toBe('');
-    expect((await run(['check', 'many'], { NO_COLOR: '1' })).err).toBe('');
-    expect((await run(['check', 'good'], { NO_COLOR: '1' }, { tty: true })).err).toBe('');
+    // A clock that moves a second on at each reading: every update is past the delay.
+    const slow = () => {
+      let t = 0;
+      return () => {
+        t += 1000;
+        return t;
+      };
+    };
+    const tty = { tty: true, now: slow() };
+    expect((await run(['check', 'many'], { NO_COLOR: '1' }, tty)).err).toContain('checking ');
+    expect((await run(['check', 'many'], { NO_COLOR: '1', CI: 'true' }, tty)).err).toBe('');
+    expect((await run(['check', 'many', '--format', 'json'], { NO_COLOR: '1' }, tty)).err).toBe('');
+    expect((await run(['check', 'many'], { NO_COLOR: '1' }, { now: slow() })).err).toBe('');
+    // A run within a second draws nothing, however many files it checks.
+    expect((await run(['check', 'many'], { NO_COLOR: '1' }, { tty: true, now: () => 0 })).err).toBe('');
   });
 });
 

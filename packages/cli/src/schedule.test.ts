@@ -1,11 +1,13 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createColors } from '@stackspec/core/cli';
+import { type CliIO, createColors, runCli } from '@stackspec/core/cli';
+import { AllocationCandidatesExplanationSchema } from '@stackspec/placement-query';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cloud, loadCloud } from './cloud.js';
 import { formatScheduleText } from './commands/schedule.js';
+import { runStackspec } from './program.js';
 import { type ScheduleInput, schedule } from './schedule.js';
 
 let cloud: Cloud;
@@ -226,6 +228,40 @@ describe('schedule', () => {
     expect(run('bm.gpu')).toMatchObject({ ok: false, stage: 'candidates', candidates: [] });
   });
 
+  it('explains why no node fits: the constraint that left none and the providers it turned away', () => {
+    const e = run('bm.gpu').explanation;
+    expect(e?.emptiedBy).toEqual({ group: '', stage: 'required-traits', label: 'required CUSTOM_GPU' });
+    expect(e?.groups[0]?.stages.map((s) => `${s.label} ${s.kept}/${s.before}`)).toEqual([
+      'has CUSTOM_BAREMETAL 2/3',
+      'room for CUSTOM_BAREMETAL:1 2/2',
+      'required CUSTOM_GPU 0/2',
+    ]);
+    expect(e?.groups[0]?.stages[2]?.examples.map((x) => `${x.name}: ${x.reason}`)).toEqual([
+      'node-b: lacks trait CUSTOM_GPU',
+      'node-a: lacks trait CUSTOM_GPU',
+    ]);
+    expect(e?.candidates).toBe(0);
+  });
+
+  it('explains a walk that finds nodes only when asked, with the counts the engine ends with', () => {
+    expect(run('bm.mirror').explanation).toBeUndefined();
+    const e = run('bm.mirror', { explain: true }).explanation;
+    expect(e).toMatchObject({ candidates: 2, returned: 2 });
+    expect(e?.emptiedBy).toBeUndefined();
+  });
+
+  it('names aggregates in the explanation as the inventory does', () => {
+    const agg = { uuid: '6f0a7e2c-5d1b-4c8a-9b0e-000000000001', name: 'gpu-pool', metadata: {} };
+    const r = run('vm.small', { aggregates: [agg], requiredMemberPrefix: 'x', explain: true });
+    expect(r.explanation?.query).toBe(r.query);
+    const forbidden = run('vm.small', {
+      aggregates: [{ ...agg, metadata: { 'trait:CUSTOM_GPU': 'required' } }],
+      isolateAggregates: true,
+      explain: true,
+    });
+    expect(forbidden.explanation?.groups[0]?.stages.at(-1)?.label).toBe('not in gpu-pool');
+  });
+
   it("stops with Ironic's message when a template names a step the driver lacks", () => {
     const r = run('bm.broken-plan');
     expect(r).toMatchObject({ ok: false, stage: 'deploy-steps', node: { name: 'node-b' } });
@@ -268,7 +304,17 @@ describe('formatScheduleText', () => {
   it('stops the text where the walk stopped, saying why', () => {
     expect(text('bm.typo')).toMatch(/✖ 1 invalid extra spec\(s\)\ncloud\/cloud\.yaml:17:33 {2}error/);
     expect(text('bm.typo')).not.toContain('2. Placement request');
-    expect(text('bm.gpu')).toMatch(/3\. Allocation candidates\n✖ no compute node can host this flavor$/);
+    expect(text('bm.gpu').split('\n').slice(6)).toEqual([
+      '3. Allocation candidates',
+      '✖ no compute node can host this flavor: required CUSTOM_GPU (unsuffixed group) kept none',
+      '',
+      '  unsuffixed group (one provider)',
+      '    has CUSTOM_BAREMETAL         2/3 providers',
+      '    room for CUSTOM_BAREMETAL:1  2/2 providers',
+      '    required CUSTOM_GPU          0/2 providers  ✖',
+      '        node-b: lacks trait CUSTOM_GPU',
+      '        node-a: lacks trait CUSTOM_GPU',
+    ]);
     expect(text('bm.mirror', { node: 'node-z' })).toMatch(
       /✖ the requested node is not among the candidates$/,
     );
@@ -276,9 +322,59 @@ describe('formatScheduleText', () => {
     expect(text('vm.small')).toMatch(/5\. Deploy steps\n {2}not a bare-metal flavor/);
   });
 
+  it('adds the explanation under the candidates with --explain', () => {
+    const out = text('bm.mirror', { explain: true }).split('\n');
+    const at = out.indexOf('    node-b  node-b: CUSTOM_BAREMETAL=1');
+    expect(out.slice(at + 1, at + 6)).toEqual([
+      '',
+      '  unsuffixed group (one provider)',
+      '    has CUSTOM_BAREMETAL         2/3 providers',
+      '    room for CUSTOM_BAREMETAL:1  2/2 providers',
+      '    required CUSTOM_RAID_MIRROR  2/2 providers',
+    ]);
+  });
+
   it('colours only when asked', () => {
     expect(formatScheduleText(run('bm.mirror'), 'bm.mirror', createColors({ force: true }))).toContain(
       '\u001b[',
     );
+  });
+});
+
+describe('stackspec schedule, explained', () => {
+  async function cli(args: string[]) {
+    let out = '';
+    let err = '';
+    const io: CliIO = {
+      stdout: { write: (t: string) => (out += t) },
+      stderr: { write: (t: string) => (err += t) },
+      env: { NO_COLOR: '1' },
+      cwd: join(__dirname, 'fixtures'),
+    };
+    const code = await runCli(() => runStackspec(args, io), io);
+    return { code, out, err };
+  }
+
+  it('names the constraint and the providers that ran out, and exits 1, when nothing fits', async () => {
+    const r = await cli(['schedule', '--flavor', 'bm.gpu', 'cloud']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(
+      '✖ no compute node can host this flavor: required CUSTOM_GPU (unsuffixed group) kept none',
+    );
+    expect(r.out).toContain('        node-b: lacks trait CUSTOM_GPU');
+  });
+
+  it('writes the explanation into the JSON result, always when nothing fits and on --explain', async () => {
+    const none = JSON.parse((await cli(['schedule', '--flavor', 'bm.gpu', 'cloud', '--format', 'json'])).out);
+    expect(AllocationCandidatesExplanationSchema.parse(none.explanation).emptiedBy).toMatchObject({
+      stage: 'required-traits',
+    });
+    const fits = JSON.parse(
+      (await cli(['schedule', '--flavor', 'bm.mirror', 'cloud', '--format', 'json'])).out,
+    );
+    expect(fits.explanation).toBeUndefined();
+    const asked = await cli(['schedule', '--flavor', 'bm.mirror', 'cloud', '--format', 'json', '--explain']);
+    expect(asked.code).toBe(0);
+    expect(JSON.parse(asked.out).explanation).toMatchObject({ candidates: 2, returned: 2 });
   });
 });

@@ -12,7 +12,9 @@ import {
 } from '@stackspec/extra-spec-validators';
 import {
   type AggregateInfo,
+  type AllocationCandidatesExplanation,
   type AllocationCandidatesRequest,
+  explainAllocationCandidates,
   findAllocationCandidates,
   flavorToRequest,
   type ProviderStore,
@@ -42,6 +44,11 @@ export interface ScheduleInput {
   isolateAggregates?: boolean;
   /** Pick this node (by name or uuid) among the candidates instead of the first. */
   node?: string;
+  /**
+   * Explain the Placement stage even when candidates are found (it is
+   * always explained when none are): see {@link ScheduleResult.explanation}.
+   */
+  explain?: boolean;
 }
 
 /** One compute node Placement would offer. */
@@ -71,6 +78,12 @@ export interface ScheduleResult {
   plan?: DeployStepsExplanation;
   /** Ironic's validation message when the deploy steps cannot be planned. */
   planError?: { reason: string; diagnostics: Diagnostic[] };
+  /**
+   * Why Placement answers what it does: per constraint, how many providers
+   * it kept, and the providers the constraint that left none turned away,
+   * with the reason. Present when no compute node fits, or when asked.
+   */
+  explanation?: AllocationCandidatesExplanation;
 }
 
 function locate(d: Diagnostic, flavor: CloudFlavor): Diagnostic {
@@ -95,7 +108,9 @@ function requiredTraits(extraSpecs: Record<string, string>): string[] {
  * flavor's extra specs, build the Placement request (reservation rules
  * included), evaluate it over the inventory, pick a node, and plan the
  * deploy steps its deploy templates produce. Stops at the first stage that
- * fails and says which.
+ * fails and says which; when no compute node fits (or `explain` is set),
+ * `explanation` says which Placement constraint left none and which
+ * providers it turned away.
  */
 export function schedule(input: ScheduleInput): ScheduleResult {
   const result: ScheduleResult = {
@@ -170,6 +185,11 @@ export function schedule(input: ScheduleInput): ScheduleResult {
   result.candidates = [...byNode.values()]
     .map(({ key: _key, ...candidate }) => candidate)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (!result.candidates.length || input.explain) {
+    const aggregateNames = new Map<string, string>();
+    for (const a of input.aggregates ?? []) if (a.name) aggregateNames.set(a.uuid, a.name);
+    result.explanation = explainAllocationCandidates(input.store, request, { aggregateNames });
+  }
   if (!result.candidates.length) return result;
 
   result.stage = 'node';

@@ -1,4 +1,8 @@
-import pkg from '../package.json' with { type: 'json' };
+import { readPackageVersion } from '@stackspec/core/cli';
 
-/** The version of `@stackspec/cli`, from its package.json; written into SARIF logs, `--version` and `/healthz`. */
-export const VERSION: string = pkg.version;
+/**
+ * The version of `@stackspec/cli`, read from its package.json when the
+ * module loads (from the sources, a build or an installed tarball alike);
+ * written into SARIF logs, `--version` and `/healthz`.
+ */
+export const VERSION: string = readPackageVersion(import.meta.url, '@stackspec/cli');

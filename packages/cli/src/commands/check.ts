@@ -1,15 +1,26 @@
-import { type CliIO, createColors, createProgress, EXIT, usage } from '@stackspec/core/cli';
+import {
+  addExamples,
+  addFormatOption,
+  type CliIO,
+  createColors,
+  createProgress,
+  EXIT,
+  REPORT_FORMATS,
+  type ReportFormat,
+  usage,
+} from '@stackspec/core/cli';
 import { resolveRelease } from '@stackspec/extra-spec-validators';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { type Checkers, checkPaths } from '../check.js';
+import { type Checkers, type CheckReport, checkPaths } from '../check.js';
 import { createConfigResolver, loadConfig } from '../config.js';
+import { formatCheckGithub } from '../format/github.js';
 import { toSarif } from '../format/sarif.js';
 import { formatCheckJson, formatCheckText } from '../format/text.js';
 import { VERSION } from '../version.js';
 
 interface CheckOptions {
-  format: 'text' | 'json' | 'sarif';
+  format: ReportFormat;
   config?: string;
   mode?: 'strict' | 'permissive' | 'off' | 'nova';
   release?: string;
@@ -19,22 +30,47 @@ interface CheckOptions {
   color?: boolean;
 }
 
-/** Adds `stackspec check PATHS…` to a program. */
+/** A checker that crashed on a file: the run says nothing reliable about it. */
+function crashed(report: CheckReport): boolean {
+  return report.files.some((f) => f.diagnostics.some((d) => d.code === 'check/internal'));
+}
+
+/**
+ * Adds `stackspec check PATHS…` to a program. Exit codes: 0 clean, 1
+ * errors (or more warnings than `--max-warnings`), 2 a bad command line or
+ * a checker that crashed (`check/internal`: a failure of the tool itself,
+ * reported on its file like any other problem).
+ */
 export function addCheckCommand(
   program: Command,
   io: CliIO,
   checkers: () => Checkers,
   setExit: (code: number) => void,
 ) {
-  program
+  const command = program
     .command('check')
     .description(
       'check flavors, deploy templates, image validation specs and Heat templates and environments',
     )
-    .argument('[paths...]', 'files and folders to check', ['.'])
-    .addOption(
-      new Option('--format <format>', 'report format').choices(['text', 'json', 'sarif']).default('text'),
-    )
+    .argument('[paths...]', 'files and folders to check', ['.']);
+  addFormatOption(
+    command,
+    REPORT_FORMATS,
+    'text',
+    'report format: text, json, sarif (SARIF 2.1.0) or github (GitHub Actions annotations)',
+  );
+  addExamples(command, [
+    { description: 'Check every file under the current folder', command: 'stackspec check' },
+    {
+      description: 'Annotate a pull request from a GitHub Actions job',
+      command: 'stackspec check -f github .',
+    },
+    {
+      description: 'Write a SARIF log for code scanning, allowing up to 10 warnings',
+      command: 'stackspec check -f sarif --max-warnings 10 . > stackspec.sarif',
+    },
+  ]);
+  command
     .option(
       '--config <file>',
       'config file (default: stackspec.config.yaml found from the working directory up)',
@@ -72,6 +108,7 @@ export function addCheckCommand(
       // A progress line only on a terminal, outside CI, and never mixed into machine-readable output.
       const progress = createProgress(io.stderr, {
         enabled: opts.format === 'text' && io.stderr.isTTY === true && !io.env.CI,
+        now: io.now,
       });
       const report = await checkPaths(paths, {
         cwd: io.cwd,
@@ -86,9 +123,8 @@ export function addCheckCommand(
               },
             }
           : {}),
-        onProgress: (done, total) => {
-          if (total >= 50) progress.update(`checking ${done}/${total} files…`);
-        },
+        // Drawn once the run has taken a second (createProgress's delay), whatever the number of files.
+        onProgress: (done, total, file) => progress.update(`checking ${done}/${total} files… ${file}`),
       });
       progress.done();
       const colors = createColors({
@@ -97,7 +133,10 @@ export function addCheckCommand(
         ...(opts.color === false ? { force: false } : {}),
       });
       if (opts.format === 'json') io.stdout.write(`${formatCheckJson(report)}\n`);
-      else if (opts.format === 'sarif') {
+      else if (opts.format === 'github') {
+        const annotations = formatCheckGithub(report, { quiet: opts.quiet === true });
+        if (annotations) io.stdout.write(`${annotations}\n`);
+      } else if (opts.format === 'sarif') {
         io.stdout.write(
           `${JSON.stringify(toSarif(report, { name: 'stackspec', version: VERSION }), null, 2)}\n`,
         );
@@ -106,6 +145,12 @@ export function addCheckCommand(
           `${formatCheckText(report, { colors, quiet: opts.quiet === true, verbose: opts.verbose === true })}\n`,
         );
       }
-      setExit(report.summary.errors > 0 || report.summary.warnings > maxWarnings ? EXIT.findings : EXIT.ok);
+      setExit(
+        crashed(report)
+          ? EXIT.failure
+          : report.summary.errors > 0 || report.summary.warnings > maxWarnings
+            ? EXIT.findings
+            : EXIT.ok,
+      );
     });
 }

@@ -1,5 +1,6 @@
 import { didYouMean, suggest } from '@stackspec/core';
 import { type CliIO, type Colors, createColors, EXIT, formatDiagnostics, usage } from '@stackspec/core/cli';
+import { formatExplanationText } from '@stackspec/placement-query';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { loadCloud } from '../cloud.js';
@@ -19,6 +20,7 @@ interface ScheduleOptions {
   requiredMemberPrefix?: string;
   defaultForbiddenPrefix?: string[];
   color?: boolean;
+  explain?: boolean;
 }
 
 function where(paths: readonly string[]): string {
@@ -53,8 +55,20 @@ export function formatScheduleText(r: ScheduleResult, flavorName: string, c: Col
     out.push(formatDiagnostics(r.requestDiagnostics, { colors: c, summary: false }));
 
   out.push('', c.bold('3. Allocation candidates'));
+  // Why Placement answers what it does: always when nothing fits, on --explain otherwise.
+  const why = r.explanation
+    ? formatExplanationText(r.explanation, { colors: c, header: false, verdict: false, indent: '  ' })
+    : undefined;
   if (!r.candidates.length) {
-    out.push(bad('no compute node can host this flavor'));
+    const empty = r.explanation?.emptiedBy;
+    const where =
+      empty?.group === undefined
+        ? ''
+        : empty.group === ''
+          ? ' (unsuffixed group)'
+          : ` (group ${empty.group})`;
+    out.push(bad(`no compute node can host this flavor${empty ? `: ${empty.label}${where} kept none` : ''}`));
+    if (why) out.push('', why);
     return out.join('\n');
   }
   for (const cand of r.candidates) {
@@ -68,6 +82,7 @@ export function formatScheduleText(r: ScheduleResult, flavorName: string, c: Col
       .join('; ');
     out.push(`  ${cand.name === r.node?.name ? c.green('→') : ' '} ${cand.name}  ${c.dim(uses)}`);
   }
+  if (why) out.push('', why);
   if (!r.node) {
     out.push(bad('the requested node is not among the candidates'));
     return out.join('\n');
@@ -113,7 +128,7 @@ export function addScheduleCommand(program: Command, io: CliIO, setExit: (code: 
     .requiredOption('--flavor <name>', 'the flavor to schedule')
     .option('--inventory <file>', 'the Placement inventory (default: the one found among PATHS)')
     .option('--node <name>', 'pick this node among the candidates (default: the first by name)')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option(
       '--config <file>',
       'config file (default: stackspec.config.yaml found from the working directory up)',
@@ -142,6 +157,10 @@ export function addScheduleCommand(program: Command, io: CliIO, setExit: (code: 
     )
     .option('--no-isolate-aggregates', 'turn isolated aggregate filtering off whatever the config says')
     .option('--no-color', 'never colour the output')
+    .option(
+      '--explain',
+      'say how many providers each Placement constraint kept, even when some node fits (always done when none does)',
+    )
     .action(async (paths: string[], opts: ScheduleOptions) => {
       const loaded = await loadConfigForFolder(io.cwd, paths[0] ?? '.', opts.config);
       const cloud = await loadCloud(paths, io.cwd, opts.inventory ? { inventory: opts.inventory } : {});
@@ -199,6 +218,7 @@ export function addScheduleCommand(program: Command, io: CliIO, setExit: (code: 
         defaultForbiddenMemberPrefixes:
           opts.defaultForbiddenPrefix ?? config.schedule.defaultForbiddenMemberPrefixes,
         isolateAggregates: opts.isolateAggregates ?? config.schedule.isolateAggregates,
+        ...(opts.explain ? { explain: true } : {}),
       });
       if (opts.format === 'json') io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else io.stdout.write(`${formatScheduleText(result, flavor.name, c)}\n`);

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { describeError, isStackspecError } from '@stackspec/core';
 import { type CliIO, createColors, formatDiagnostics, usage } from '@stackspec/core/cli';
 import { type RunningServer, startServer } from '@stackspec/core/node';
-import { createPgliteStore, type DeployTemplateStore } from '@stackspec/deploy-templates';
+import type { DeployTemplateStore } from '@stackspec/deploy-templates';
 import {
   createExtraSpecRegistry,
   createMemoryFlavorStore,
@@ -70,7 +70,9 @@ export interface ServeStackspecOptions {
 
 /** Starts the combined server; `close()` stops it and closes the stores. */
 export async function serveStackspec(options: ServeStackspecOptions = {}): Promise<StackspecServer> {
-  const store = options.deployTemplates ?? createPgliteStore();
+  // PGlite is loaded only when it serves (never by `stackspec check`, nor by a caller's own store).
+  const store =
+    options.deployTemplates ?? (await import('@stackspec/deploy-templates/pglite')).createPgliteStore();
   try {
     // Open the store before listening: an unreachable database, a data directory another
     // process holds or tables that were never migrated end here, not in every request.
@@ -299,6 +301,7 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
         const { createPostgresStore } = await import('@stackspec/deploy-templates/postgres');
         store = createPostgresStore({ connectionString: place.databaseUrl, log, ...settings });
       } else {
+        const { createPgliteStore } = await import('@stackspec/deploy-templates/pglite');
         store = createPgliteStore({
           ...(place.dataDir ? { dataDir: resolve(io.cwd, place.dataDir) } : {}),
           log,

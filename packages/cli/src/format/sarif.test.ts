@@ -59,7 +59,10 @@ describe('toSarif', () => {
       fullDescription: { text: expect.stringContaining('@stackspec/extra-spec-validators') },
       help: { text: expect.any(String) },
       defaultConfiguration: { level: 'error' },
+      helpUri:
+        'https://github.com/stackspec/stackspec/blob/main/docs/reference/error-codes.md#extra-specs_unknown-key',
     });
+    expect(rules[1]?.helpUri).toMatch(/error-codes\.md#fs_not-found$/);
     expect(rules[1]).toMatchObject({ shortDescription: { text: 'Files and folders: not found' } });
     // A result without a file (a missing path named on the command line) has no location.
     const gone = sarif.runs[0]?.results.find((r) => r.ruleId === 'fs/not-found');

@@ -1,16 +1,7 @@
-import type { Diagnostic } from '@stackspec/core';
+import { type SarifToolInfo, toSarifLog } from '@stackspec/core/cli';
 import type { CheckReport } from '../check.js';
 
-/** Tool information written into SARIF logs. */
-export interface SarifToolInfo {
-  name: string;
-  version: string;
-  informationUri?: string;
-}
-
-function level(severity: Diagnostic['severity']): 'error' | 'warning' | 'note' {
-  return severity === 'info' ? 'note' : severity;
-}
+export type { SarifToolInfo } from '@stackspec/core/cli';
 
 // What each code area is about, and which package reports it.
 const AREAS: Readonly<Record<string, { label: string; by: string }>> = {
@@ -38,83 +29,22 @@ function describeCode(code: string): { title: string; by: string | undefined } {
   return { title: `${known?.label ?? area}: ${what}`, by: known?.by };
 }
 
-function rule(code: string, found: readonly Diagnostic[]): Record<string, unknown> {
-  const { title, by } = describeCode(code);
-  const worst = found.some((d) => d.severity === 'error')
-    ? 'error'
-    : found.some((d) => d.severity === 'warning')
-      ? 'warning'
-      : 'note';
-  return {
-    id: code,
-    name: code.replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase()),
-    shortDescription: { text: title },
-    fullDescription: {
-      text: `${title}.${by ? ` Reported by ${by}, whose README lists every code it reports.` : ''}`,
-    },
-    help: {
-      text: 'Each result says what is wrong and what was expected; where stackspec knows the fix, the message ends with it ("Did you mean …?").',
-    },
-    defaultConfiguration: { level: worst },
-  };
-}
-
 /**
- * A SARIF 2.1.0 log of a check run, for code-scanning services: one rule per
- * diagnostic code (a title from its area and name, and the package that
- * reports it), one result per diagnostic, with the file and region
- * when known (columns count UTF-16 code units, as JavaScript strings do) and
- * the hint in the message.
+ * A SARIF 2.1.0 log of a check run, for code-scanning services: core's
+ * `toSarifLog` over every diagnostic of the report, each rule titled by its
+ * area and name, naming the package that reports it, and linking its entry
+ * on the error code page (`helpUri`).
  */
 export function toSarif(report: CheckReport, tool: SarifToolInfo): Record<string, unknown> {
   const diagnostics = [...report.walkDiagnostics, ...report.files.flatMap((f) => f.diagnostics)];
-  const codes = [...new Set(diagnostics.map((d) => d.code))].sort();
-  const results = diagnostics.map((d) => {
-    const result: Record<string, unknown> = {
-      ruleId: d.code,
-      ruleIndex: codes.indexOf(d.code),
-      level: level(d.severity),
-      message: { text: d.hint ? `${d.message} ${d.hint}` : d.message },
-    };
-    if (d.file) {
-      const region: Record<string, number> = {};
-      if (d.line) region.startLine = d.line;
-      if (d.line && d.column) region.startColumn = d.column;
-      if (d.endLine) region.endLine = d.endLine;
-      if (d.endLine && d.endColumn) region.endColumn = d.endColumn;
-      result.locations = [
-        {
-          physicalLocation: {
-            artifactLocation: { uri: d.file.split('\\').join('/'), uriBaseId: '%SRCROOT%' },
-            ...(Object.keys(region).length ? { region } : {}),
-          },
-          ...(d.path ? { logicalLocations: [{ fullyQualifiedName: d.path, kind: 'member' }] } : {}),
-        },
-      ];
-    }
-    return result;
+  return toSarifLog(diagnostics, {
+    tool,
+    describeRule: (code) => {
+      const { title, by } = describeCode(code);
+      return {
+        title,
+        description: `${title}.${by ? ` Reported by ${by}; the help link says what the code means.` : ''}`,
+      };
+    },
   });
-  return {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: tool.name,
-            version: tool.version,
-            ...(tool.informationUri ? { informationUri: tool.informationUri } : {}),
-            rules: codes.map((id) =>
-              rule(
-                id,
-                diagnostics.filter((d) => d.code === id),
-              ),
-            ),
-          },
-        },
-        columnKind: 'utf16CodeUnits',
-        results,
-      },
-    ],
-  };
 }
