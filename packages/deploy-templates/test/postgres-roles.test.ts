@@ -13,33 +13,15 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensurePostgres, POSTGRES_URL } from '../../../test-support/postgres.js';
+import { createRoleDatabase } from '../../../test-support/postgres-roles.js';
 import { createPostgresStore } from '../src/adapters/postgres.js';
 import { run, type Started, start } from './support/processes.js';
 
 const available = await ensurePostgres(pg.Client);
-const tag = `${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-const database = `dt_roles_${tag}`;
-const owner = `dt_owner_${tag}`;
-const service = `dt_service_${tag}`;
-const urlAs = (user: string, db = database) =>
-  Object.assign(new URL(POSTGRES_URL), { username: user, password: '', pathname: `/${db}` }).href;
+const roles = createRoleDatabase(pg.Client, 'dt');
+const { owner, service, urlAs, sql, sqlError } = roles;
 const HEADERS = { 'X-OpenStack-Ironic-API-Version': '1.55', 'Content-Type': 'application/json' };
 const STEPS = [{ interface: 'raid', step: 'create_configuration', args: {}, priority: 10 }];
-
-async function sql(url: string, text: string): Promise<Record<string, unknown>[]> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-  await client.connect();
-  try {
-    return (await client.query(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
-const sqlError = (url: string, text: string) =>
-  sql(url, text).then(
-    () => undefined,
-    (e: { code?: string }) => e.code,
-  );
 
 let cwd: string;
 const servers: Started[] = [];
@@ -64,13 +46,8 @@ const post = (url: string, name: string) =>
 describe.runIf(available)('PostgreSQL with an owner that migrates and a service role that serves', () => {
   beforeAll(async () => {
     cwd = mkdtempSync(join(tmpdir(), 'dt-roles-'));
-    await sql(POSTGRES_URL, `CREATE ROLE "${owner}" LOGIN`);
-    await sql(POSTGRES_URL, `CREATE ROLE "${service}" LOGIN`);
-    await sql(POSTGRES_URL, `CREATE DATABASE "${database}" OWNER "${owner}"`);
     // Nothing through PUBLIC: the service role gets exactly what the README lists.
-    await sql(urlAs('postgres'), `REVOKE ALL ON DATABASE "${database}" FROM PUBLIC`);
-    await sql(urlAs('postgres'), 'REVOKE ALL ON SCHEMA public FROM PUBLIC');
-    await sql(urlAs('postgres'), `GRANT CONNECT ON DATABASE "${database}" TO "${service}"`);
+    await roles.create();
     await sql(urlAs('postgres'), `GRANT USAGE ON SCHEMA public TO "${service}"`);
   });
   afterEach(() => {
@@ -78,9 +55,7 @@ describe.runIf(available)('PostgreSQL with an owner that migrates and a service 
   });
   afterAll(async () => {
     rmSync(cwd, { recursive: true, force: true });
-    await sql(POSTGRES_URL, `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await sql(POSTGRES_URL, `DROP ROLE IF EXISTS "${service}"`);
-    await sql(POSTGRES_URL, `DROP ROLE IF EXISTS "${owner}"`);
+    await roles.drop();
   });
 
   it('the service role may not create anything, not even a schema that exists', async () => {

@@ -1,32 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { isStackspecError } from '@stackspec/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { databaseForFile, withTempDir } from '../../../test-support/pglite.js';
 import { createPgliteStore } from '../src/adapters/pglite.js';
 import { createSqlStore, type SqlDriver } from '../src/index.js';
 import { describeStoreContract } from './store.contract.js';
 
 // One PGlite instance (slow to boot) shared by the file; every test gets a schema of its own.
-let db: PGlite;
+const shared = databaseForFile(() => PGlite.create());
 let n = 0;
-beforeAll(async () => {
-  db = await PGlite.create();
-});
-afterAll(async () => {
-  await db.close();
-});
 
 describeStoreContract('PGlite', async (options) => {
   n += 1;
-  return createPgliteStore({ db, schema: `contract_${n}`, ...options });
+  return createPgliteStore({ db: shared(), schema: `contract_${n}`, ...options });
 });
 
 describe('PGlite store', () => {
   it('keeps templates in a data directory across restarts', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dt-pglite-'));
-    try {
+    await withTempDir('dt-pglite-', async (dir) => {
       const first = createPgliteStore({ dataDir: dir });
       await first.create({
         uuid: '11111111-2222-4333-8444-555555555555',
@@ -38,14 +29,11 @@ describe('PGlite store', () => {
       const second = createPgliteStore({ dataDir: dir });
       expect((await second.getByName('CUSTOM_KEEP'))?.uuid).toBe('11111111-2222-4333-8444-555555555555');
       await second.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('locks its data directory while open, naming the holder to a second store', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dt-pglite-lock-'));
-    try {
+    await withTempDir('dt-pglite-lock-', async (dir) => {
       const first = createPgliteStore({ dataDir: dir });
       await first.list();
       const second = createPgliteStore({ dataDir: dir });
@@ -60,12 +48,11 @@ describe('PGlite store', () => {
       const third = createPgliteStore({ dataDir: dir });
       expect(await third.list()).toEqual([]);
       await third.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('migrates only what is missing: an up-to-date schema gets no CREATE at all', async () => {
+    const db = shared();
     const statements: string[] = [];
     const recording = (schema: string) => {
       const on = (q: Pick<PGlite, 'query'>) => ({
@@ -96,6 +83,7 @@ describe('PGlite store', () => {
   });
 
   it('with migrate: false, refuses a schema that was not migrated and says how to migrate it', async () => {
+    const db = shared();
     const store = createPgliteStore({ db, schema: 'not_migrated', migrate: false });
     const e = await store.list().catch((x: unknown) => x);
     expect(isStackspecError(e) && e.code).toBe('deploy-templates/not-migrated');
@@ -112,6 +100,7 @@ describe('PGlite store', () => {
   });
 
   it('applies each migration once even when two stores share a schema', async () => {
+    const db = shared();
     const a = createPgliteStore({ db, schema: 'shared_migrations' });
     const b = createPgliteStore({ db, schema: 'shared_migrations' });
     await Promise.all([a.list(), b.list()]);

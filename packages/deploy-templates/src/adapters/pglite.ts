@@ -1,10 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
-import { type DirLock, lockDirectory } from '@stackspec/core/node';
+import { createLazyDatabase, openLockedDatabase, sqlExecutorOf } from '@stackspec/core/sql';
 import {
   createSqlStore,
   type SqlDeployTemplateStore,
   type SqlDriver,
-  type SqlExecutor,
   type SqlStoreOptions,
 } from '../store/sql-store.js';
 
@@ -48,73 +47,24 @@ export interface PgliteStoreOptions extends SqlStoreOptions {
  * await store.close();
  */
 export function createPgliteStore(options: PgliteStoreOptions = {}): SqlDeployTemplateStore {
-  const owned = !options.db;
-  let db: PGlite | undefined = options.db;
-  let lock: DirLock | undefined;
-  let opening: Promise<PGlite> | undefined;
-  let closed = false;
-  const start = async (): Promise<PGlite> => {
-    if (!options.dataDir) return PGlite.create({});
-    const held = lockDirectory(options.dataDir, { onTakeover: (message) => options.log?.(message) });
-    try {
-      const d = await PGlite.create({ dataDir: options.dataDir });
-      lock = held;
-      return d;
-    } catch (e) {
-      held.release();
-      throw e;
-    }
-  };
-  const open = (): Promise<PGlite> => {
-    if (db) return Promise.resolve(db);
-    // Opening again would take the directory's lock again, and nothing would release it.
-    if (closed) return Promise.reject(new Error('the store is closed'));
-    opening ??= start().then(
-      (d) => {
-        db = d;
-        return d;
-      },
-      (e: unknown) => {
-        // A later call may try again (the holder of the lock may have stopped meanwhile).
-        opening = undefined;
-        throw e;
-      },
-    );
-    return opening;
-  };
-  const wrap = (q: { query: PGlite['query'] }): SqlExecutor => ({
-    async query<T>(sql: string, params: readonly unknown[] = []) {
-      const r = await q.query<T>(sql, [...params]);
-      return { rows: r.rows };
-    },
-  });
+  const database = createLazyDatabase(
+    () =>
+      openLockedDatabase({
+        ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+        open: (dataDir) => PGlite.create(dataDir ? { dataDir } : {}),
+        ...(options.log ? { log: options.log } : {}),
+      }),
+    options.db,
+  );
   const driver: SqlDriver = {
     async query<T>(sql: string, params?: readonly unknown[]) {
-      return wrap(await open()).query<T>(sql, params);
+      return sqlExecutorOf(await database.get()).query<T>(sql, params);
     },
     async transaction(fn) {
-      const d = await open();
-      return d.transaction((tx) => fn(wrap(tx)));
+      const db = await database.get();
+      return db.transaction((tx) => fn(sqlExecutorOf(tx)));
     },
-    async close() {
-      if (!owned || closed) return;
-      closed = true;
-      const pending = db ? Promise.resolve(db) : opening;
-      if (!pending) return;
-      let d: PGlite;
-      try {
-        d = await pending;
-      } catch {
-        // It never opened: nothing to close, no lock held.
-        return;
-      }
-      try {
-        await d.close();
-      } finally {
-        lock?.release();
-        lock = undefined;
-      }
-    },
+    close: () => database.close(),
   };
   return createSqlStore(driver, options);
 }

@@ -1,10 +1,15 @@
-import { describeError, SpecError } from '@stackspec/core';
+import { SpecError } from '@stackspec/core';
+import {
+  createPostgresPool,
+  findPoolOptionProblem,
+  runPoolTransaction,
+  sqlExecutorOf,
+} from '@stackspec/core/sql';
 import pg from 'pg';
 import {
   createSqlStore,
   type SqlDeployTemplateStore,
   type SqlDriver,
-  type SqlExecutor,
   type SqlStoreOptions,
 } from '../store/sql-store.js';
 
@@ -36,13 +41,6 @@ export interface PostgresStoreOptions extends SqlStoreOptions {
   log?: (line: string) => void;
 }
 
-function checkCount(name: string, value: number | undefined, min: number): void {
-  if (value === undefined || (Number.isInteger(value) && value >= min)) return;
-  throw new SpecError(`${name} must be an integer of at least ${min}, but it is ${String(value)}.`, {
-    code: 'deploy-templates/bad-option',
-  });
-}
-
 /**
  * A store on a PostgreSQL server through `pg`, for real deployments:
  * connection pooling, row locks for modifications, unique constraints that
@@ -69,53 +67,18 @@ function checkCount(name: string, value: number | undefined, min: number): void 
  * });
  */
 export function createPostgresStore(options: PostgresStoreOptions = {}): SqlDeployTemplateStore {
-  checkCount('maxConnections', options.maxConnections, 1);
-  checkCount('connectionTimeoutMillis', options.connectionTimeoutMillis, 0);
-  checkCount('statementTimeoutMillis', options.statementTimeoutMillis, 0);
-  const pool =
-    options.pool ??
-    new pg.Pool({
-      ...(options.connectionString ? { connectionString: options.connectionString } : {}),
-      max: options.maxConnections ?? 10,
-      // A server that never answers must end in an error, not a hang.
-      connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
-      ...(options.statementTimeoutMillis ? { statement_timeout: options.statementTimeoutMillis } : {}),
-    });
-  const owned = !options.pool;
-  // An idle connection dropped by the server must not crash the process (pg
-  // emits 'error' on the pool, fatal without a listener); the pool discards
-  // it and the next query connects again. Reported, not swallowed.
-  if (owned) {
-    pool.on('error', (e) => {
-      options.log?.(
-        `A PostgreSQL connection of the pool failed while idle and was discarded: ${describeError(e)}`,
-      );
-    });
+  const bad = findPoolOptionProblem(options);
+  if (bad) {
+    const message = `${bad.option} must be an integer of at least ${bad.min}, but it is ${String(bad.value)}.`;
+    throw new SpecError(message, { code: 'deploy-templates/bad-option' });
   }
-  const wrap = (client: pg.Pool | pg.PoolClient): SqlExecutor => ({
-    async query<T>(sql: string, params: readonly unknown[] = []) {
-      const r = await client.query(sql, [...params]);
-      return { rows: r.rows as T[] };
-    },
-  });
+  // A pool the store creates reports, rather than throws, errors of idle connections.
+  const pool = options.pool ?? createPostgresPool(pg.Pool, options);
   const driver: SqlDriver = {
-    query: (sql, params) => wrap(pool).query(sql, params),
-    async transaction(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const out = await fn(wrap(client));
-        await client.query('COMMIT');
-        return out;
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      } finally {
-        client.release();
-      }
-    },
+    query: (sql, params) => sqlExecutorOf(pool).query(sql, params),
+    transaction: (fn) => runPoolTransaction(pool, fn),
     async close() {
-      if (owned) await pool.end();
+      if (!options.pool) await pool.end();
     },
   };
   return createSqlStore(driver, options);

@@ -1,11 +1,11 @@
+import { ConflictError, describeError, isStackspecError, type StackspecError } from '@stackspec/core';
 import {
-  ConflictError,
-  createDiagnostic,
-  describeError,
-  HttpError,
-  isStackspecError,
-  type StackspecError,
-} from '@stackspec/core';
+  createSchemaMigrator,
+  quoteIdent,
+  type SqlMigration,
+  type SqlMigrationResult,
+  sqlStorageError,
+} from '@stackspec/core/sql';
 import type { DeployStep } from '../schema.js';
 import type {
   DeployTemplateStore,
@@ -47,15 +47,13 @@ export interface SqlStoreOptions {
   migrate?: boolean;
 }
 
-/** What {@link SqlDeployTemplateStore.migrate} did. */
-export interface MigrationResult {
-  /** The schema migrated (unquoted). */
-  schema: string;
-  /** Migrations this call applied, in order; empty when the schema was up to date. */
-  applied: { version: number; name: string }[];
-  /** The version the schema is at now (the latest this package knows). */
-  version: number;
-}
+/**
+ * What {@link SqlDeployTemplateStore.migrate} did: the schema (unquoted),
+ * the migrations this call applied in order (empty when the schema was up
+ * to date), and the version the schema is at now (the latest this package
+ * knows).
+ */
+export type MigrationResult = SqlMigrationResult;
 
 /** A deploy template store on PostgreSQL (PGlite or a server) that can migrate its schema on request. */
 export interface SqlDeployTemplateStore extends DeployTemplateStore {
@@ -75,7 +73,7 @@ export interface SqlDeployTemplateStore extends DeployTemplateStore {
 export const OBJECT_VERSION = '1.1';
 
 /** Ordered schema migrations; each runs once, in its own transaction. */
-export const MIGRATIONS: readonly { version: number; name: string; sql: (s: string) => string }[] = [
+export const MIGRATIONS: readonly SqlMigration[] = [
   {
     version: 1,
     name: 'deploy templates and their steps',
@@ -108,10 +106,6 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: (s: stri
     `,
   },
 ];
-
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
 
 /** The wall clock as a `Date`; microseconds are added when formatting. */
 function systemClock(): Date {
@@ -217,63 +211,10 @@ function conflictFrom(
 function storageError(error: unknown): StackspecError {
   if (isStackspecError(error)) return error;
   const message = `The deploy template storage failed: ${describeError(error)}`;
-  // 42501: insufficient_privilege.
-  const hint =
-    (error as { code?: unknown } | null)?.code === '42501'
-      ? 'The database role lacks a right: create or upgrade the tables with stackspec-baremetal migrate as their owner, and grant the serving role USAGE on the schema and its sequences and SELECT, INSERT, UPDATE, DELETE on its tables.'
-      : undefined;
-  return new HttpError(500, message, {
+  return sqlStorageError(error, {
+    message,
     code: 'deploy-templates/storage',
-    cause: error,
-    diagnostics: [createDiagnostic({ code: 'deploy-templates/storage', message, ...(hint ? { hint } : {}) })],
-  });
-}
-
-/** The latest schema version this package knows. */
-const LATEST_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
-
-/** What exists of a schema: whether it does, and the migrations applied (`undefined`: no migrations table). */
-interface SchemaState {
-  hasSchema: boolean;
-  versions: Set<number> | undefined;
-}
-
-// The catalogs answer without any right on the schema (to_regclass would need USAGE).
-async function inspectSchema(db: SqlExecutor, name: string, schema: string): Promise<SchemaState> {
-  const { rows } = await db.query<{ has_schema: boolean; has_table: boolean }>(
-    `SELECT n.oid IS NOT NULL AS has_schema,
-            EXISTS (SELECT 1 FROM pg_catalog.pg_class c
-                    WHERE c.relnamespace = n.oid AND c.relname = 'deploy_templates_migrations') AS has_table
-     FROM (SELECT 1) AS one LEFT JOIN pg_catalog.pg_namespace n ON n.nspname = $1`,
-    [name],
-  );
-  const row = rows[0];
-  if (!row?.has_schema) return { hasSchema: false, versions: undefined };
-  if (!row.has_table) return { hasSchema: true, versions: undefined };
-  const applied = await db.query<{ version: number }>(
-    `SELECT version FROM ${schema}.deploy_templates_migrations`,
-  );
-  return { hasSchema: true, versions: new Set(applied.rows.map((r) => Number(r.version))) };
-}
-
-function missingMigrations(state: SchemaState) {
-  return MIGRATIONS.filter((m) => !state.versions?.has(m.version));
-}
-
-function notMigrated(name: string, state: SchemaState): StackspecError {
-  const missing = missingMigrations(state);
-  const at = Math.max(0, ...[...(state.versions ?? [])].filter((v) => v <= LATEST_VERSION));
-  const what = !state.hasSchema
-    ? `The schema ${name} does not exist`
-    : !state.versions
-      ? `The schema ${name} holds no deploy template tables`
-      : `The deploy template tables in schema ${name} are at version ${at}`;
-  const message = `${what}, and this stackspec needs version ${LATEST_VERSION} (missing: ${missing.map((m) => `${m.version} ${m.name}`).join(', ')}).`;
-  const hint =
-    'Run stackspec-baremetal migrate with a role that may create tables (the owner), then start again; without --no-migrate (migrate: false) a role with that right migrates on start.';
-  return new HttpError(503, message, {
-    code: 'deploy-templates/not-migrated',
-    diagnostics: [createDiagnostic({ code: 'deploy-templates/not-migrated', message, hint })],
+    migrateCommand: 'stackspec-baremetal migrate',
   });
 }
 
@@ -288,46 +229,27 @@ export function createSqlStore(driver: SqlDriver, options: SqlStoreOptions = {})
   const clock = options.clock ?? systemClock;
   const now = () => timestamp(clock, options.clock !== undefined);
   let ready: Promise<unknown> | undefined;
+  const migrator = createSchemaMigrator({
+    schema: schemaName,
+    table: 'deploy_templates_migrations',
+    migrations: MIGRATIONS,
+    // The key and the 32-bit hash of the releases before: a migrator of one
+    // of them and one of this release still exclude each other.
+    lockKey: `stackspec-deploy-templates:${schema}`,
+    lockHash: 'hashtext',
+    badOptionCode: 'deploy-templates/bad-option',
+    notMigrated: {
+      code: 'deploy-templates/not-migrated',
+      tables: 'deploy template',
+      command: 'stackspec-baremetal migrate',
+      message: (what, latest, missing) =>
+        `${what}, and this stackspec needs version ${latest} (missing: ${missing.map((m) => `${m.version} ${m.name}`).join(', ')}).`,
+    },
+  });
 
-  async function migrate(): Promise<MigrationResult> {
-    const result = (applied: MigrationResult['applied']) => ({
-      schema: schemaName,
-      applied,
-      version: LATEST_VERSION,
-    });
-    // Look first: CREATE SCHEMA IF NOT EXISTS (and CREATE TABLE IF NOT EXISTS)
-    // need the right to create even when the object exists, which a service
-    // role serving an up-to-date schema does not have.
-    if (!missingMigrations(await inspectSchema(driver, schemaName, schema)).length) return result([]);
-    return driver.transaction(async (tx) => {
-      // One migrator at a time per schema, across processes; look again once it is our turn.
-      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`stackspec-deploy-templates:${schema}`]);
-      const state = await inspectSchema(tx, schemaName, schema);
-      if (!state.hasSchema) await tx.query(`CREATE SCHEMA ${schema}`);
-      if (!state.versions) {
-        await tx.query(
-          `CREATE TABLE ${schema}.deploy_templates_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMP(6) NOT NULL DEFAULT (now() AT TIME ZONE 'utc'))`,
-        );
-      }
-      const applied: MigrationResult['applied'] = [];
-      for (const m of missingMigrations(state)) {
-        for (const statement of m.sql(schema).split(';')) {
-          if (statement.trim()) await tx.query(statement);
-        }
-        await tx.query(`INSERT INTO ${schema}.deploy_templates_migrations (version, name) VALUES ($1, $2)`, [
-          m.version,
-          m.name,
-        ]);
-        applied.push({ version: m.version, name: m.name });
-      }
-      return result(applied);
-    });
-  }
-
-  async function verify(): Promise<void> {
-    const state = await inspectSchema(driver, schemaName, schema);
-    if (missingMigrations(state).length) throw notMigrated(schemaName, state);
-  }
+  // Looks first: an up-to-date schema gets no CREATE, which a serving role may not run.
+  const migrate = () => migrator.migrate(driver);
+  const verify = () => migrator.verify(driver);
 
   function ensureReady(): Promise<unknown> {
     ready ??= (options.migrate === false ? verify() : migrate()).catch((e) => {
