@@ -70,7 +70,17 @@ async function ours(file: string, strategy: string): Promise<{ child: ChildProce
   const entry = useBuilt ? [BUILT] : ['--conditions=@stackspec/source', '--import', TSX_LOADER, SOURCE];
   const child = spawn(
     process.execPath,
-    [...entry, 'serve', '-i', file, '--port', '0', '--allocation-candidates-generation-strategy', strategy],
+    [
+      ...entry,
+      'serve',
+      '--ephemeral',
+      '-i',
+      file,
+      '--port',
+      '0',
+      '--allocation-candidates-generation-strategy',
+      strategy,
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const url = await new Promise<string>((resolve, reject) => {

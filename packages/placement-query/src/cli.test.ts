@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIO, runCli } from '@stackspec/core/cli';
@@ -28,6 +28,46 @@ async function run(argv: string[], options = {}, cwd?: string) {
 }
 
 const A = '0000000a-0000-4000-8000-00000000000a';
+
+/**
+ * Starts `serve` on a free port in this process; resolves once it listens,
+ * or fails with what it printed when it exits first (a refused option, a
+ * locked directory), so that a test never waits for a server that is gone.
+ */
+async function startServe(argv: string[], cwd?: string) {
+  const controller = new AbortController();
+  const f = fakeIO(cwd);
+  let url = '';
+  let ready: () => void = () => {};
+  const listening = new Promise<void>((r) => {
+    ready = r;
+  });
+  const done = runCli(
+    () =>
+      runPlacementCli(['serve', '--port', '0', ...argv], f.io, {
+        signal: controller.signal,
+        onListening: (u: string) => {
+          url = u;
+          ready();
+        },
+      }),
+    f.io,
+  );
+  await Promise.race([
+    listening,
+    done.then((code) => {
+      if (!url) throw new Error(`serve exited with ${code} before listening:\n${f.err()}`);
+    }),
+  ]);
+  return {
+    url,
+    err: f.err,
+    stop: () => {
+      controller.abort();
+      return done;
+    },
+  };
+}
 
 describe('stackspec-placement', () => {
   it('parse shows the typed request', async () => {
@@ -269,60 +309,78 @@ describe('stackspec-placement', () => {
     expect(cap.err).toContain('Expected -1 or a non-negative integer, got -2');
   });
 
-  it('serve --help says that writes are kept in memory only', async () => {
+  it('serve --help says where writes are kept, and that --ephemeral loses them', async () => {
     const help = await run(['serve', '--help']);
     expect(help.code).toBe(0);
-    expect(help.out.replace(/\s+/g, ' ')).toContain(
-      'Writes are kept in memory only: stopping the server loses every provider, inventory, trait and allocation written through the API, and the inventory file is never changed.',
+    const text = help.out.replace(/\s+/g, ' ');
+    expect(text).toContain(
+      'PGlite in a data directory (the default, ./placement-data, locked to one process)',
+    );
+    expect(text).toContain(
+      'With --ephemeral, writes are kept in memory only: stopping the server loses every provider, inventory, trait and allocation written through the API, and the inventory file is never changed.',
     );
   });
 
-  it('serve answers on a port until stopped, saying that writes are kept in memory only', async () => {
-    const controller = new AbortController();
-    let url = '';
-    const f = fakeIO();
-    const done = runCli(
-      () =>
-        runPlacementCli(['serve', '-i', 'spec-example.yaml', '--port', '0'], f.io, {
-          signal: controller.signal,
-          onListening: (u: string) => {
-            url = u;
-          },
-        }),
-      f.io,
-    );
-    while (!url) await new Promise((r) => setImmediate(r));
-    expect(f.err()).toMatch(
-      /^Placement API \(microversions 1\.0-1\.\d+\) on http:\/\/127\.0\.0\.1:\d+ with 8 providers\nWrites are kept in memory only: stopping the server loses every provider/,
-    );
-    const r = await fetch(`${url}/resource_providers?name=cn1`, {
-      headers: { 'openstack-api-version': 'placement 1.39' },
-    });
-    const body = (await r.json()) as { resource_providers: { name: string }[] };
-    expect(body.resource_providers[0]?.name).toBe('cn1');
-    controller.abort();
-    expect(await done).toBe(0);
+  it('serve answers on a port until stopped, its state kept in the data directory it names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'placement-serve-'));
+    try {
+      const dataDir = join(dir, 'data');
+      const s = await startServe(['-i', 'spec-example.yaml', '--data-dir', dataDir]);
+      try {
+        expect(s.err()).toMatch(
+          /^Placement API \(microversions 1\.0-1\.\d+\) on http:\/\/127\.0\.0\.1:\d+ with 8 providers\nState kept in PGlite in .+: writes survive a restart; the directory is locked to this process\.\nLoaded spec-example\.yaml into the empty database: 8 providers/,
+        );
+        expect(s.err()).toContain(`PGlite in ${dataDir}`);
+        const r = await fetch(`${s.url}/resource_providers?name=cn1`, {
+          headers: { 'openstack-api-version': 'placement 1.39' },
+        });
+        const body = (await r.json()) as { resource_providers: { name: string }[] };
+        expect(body.resource_providers[0]?.name).toBe('cn1');
+      } finally {
+        expect(await s.stop()).toBe(0);
+      }
+      // Started again, it serves what the directory holds and leaves the file unread.
+      const again = await startServe(['-i', 'spec-example.yaml', '--data-dir', dataDir]);
+      try {
+        expect(again.err()).toContain(
+          'The database already holds 8 providers; spec-example.yaml was not loaded',
+        );
+        expect(again.err()).toContain('with 8 providers');
+      } finally {
+        expect(await again.stop()).toBe(0);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('serve --ephemeral answers from memory only, and says that writes are lost on stop', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'placement-serve-'));
+    try {
+      const s = await startServe(['-i', join(fixtures, 'spec-example.yaml'), '--ephemeral'], dir);
+      try {
+        expect(s.err()).toMatch(
+          /^Placement API \(microversions 1\.0-1\.\d+\) on http:\/\/127\.0\.0\.1:\d+ with 8 providers\nWrites are kept in memory only \(--ephemeral\): stopping the server loses every provider/,
+        );
+        const health = await fetch(`${s.url}/healthz`);
+        expect(health.status).toBe(200);
+        expect(await health.json()).toMatchObject({ status: 'ok', store: { kind: 'memory' } });
+      } finally {
+        expect(await s.stop()).toBe(0);
+      }
+      // Nothing was written where it ran: no default data directory.
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('serve --auth trusted-headers checks Placement as shipped, its new defaults with --enforce-new-defaults', async () => {
     // Nova's service user: an admin of the service project, not system-scoped.
     const projectAdmin = async (flags: string[]) => {
-      const controller = new AbortController();
-      let url = '';
-      const f = fakeIO();
-      const done = runCli(
-        () =>
-          runPlacementCli(['serve', '--port', '0', '--auth', 'trusted-headers', ...flags], f.io, {
-            signal: controller.signal,
-            onListening: (u: string) => {
-              url = u;
-            },
-          }),
-        f.io,
-      );
-      while (!url) await new Promise((r) => setImmediate(r));
+      const s = await startServe(['--ephemeral', '--auth', 'trusted-headers', ...flags]);
       try {
-        const r = await fetch(`${url}/resource_providers`, {
+        const r = await fetch(`${s.url}/resource_providers`, {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
@@ -334,8 +392,7 @@ describe('stackspec-placement', () => {
         });
         return r.status;
       } finally {
-        controller.abort();
-        expect(await done).toBe(0);
+        expect(await s.stop()).toBe(0);
       }
     };
     expect(await projectAdmin([])).toBe(200);
@@ -348,6 +405,23 @@ describe('stackspec-placement', () => {
     const help = (await run(['serve', '--help'])).out.replace(/\s+/g, ' ');
     expect(help).toContain('writes need admin in any scope');
     expect(help).toContain('--enforce-new-defaults');
+  });
+
+  it('serve refuses a data directory another server holds, naming it, and exits 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'placement-serve-'));
+    try {
+      const first = await startServe(['--data-dir', dir]);
+      try {
+        const second = await run(['serve', '--port', '0', '--data-dir', dir]);
+        expect(second.code).toBe(2);
+        expect(second.err).toContain(`in use by this process (pid ${process.pid})`);
+        expect(second.err).toContain('Another process has this data directory open');
+      } finally {
+        expect(await first.stop()).toBe(0);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('load replays an inventory into a Placement endpoint', async () => {

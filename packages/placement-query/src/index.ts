@@ -12,6 +12,32 @@ export {
   GENERATION_STRATEGIES,
   SERVER_MAX_ALLOCATION_CANDIDATES,
 } from './engine/candidates.js';
+export type { ExplainOptions } from './engine/explain.js';
+export {
+  explainAllocationCandidates,
+  explainPlacementQuery,
+  explainResourceProviders,
+} from './engine/explain.js';
+export type {
+  AllocationCandidatesExplanation,
+  EmptiedBy,
+  ExplainExample,
+  ExplainGroup,
+  ExplainStage,
+  PlacementExplanation,
+  ResourceProvidersExplanation,
+} from './engine/explain-schema.js';
+export {
+  AllocationCandidatesExplanationSchema,
+  EmptiedBySchema,
+  ExplainExampleSchema,
+  ExplainGroupSchema,
+  ExplainStageSchema,
+  PlacementExplanationSchema,
+  ResourceProvidersExplanationSchema,
+} from './engine/explain-schema.js';
+export type { FormatExplanationOptions } from './engine/explain-text.js';
+export { formatExplanationText } from './engine/explain-text.js';
 export { listResourceProviders } from './engine/providers.js';
 export type {
   AllocationCandidatesJson,
@@ -31,10 +57,13 @@ export {
   renderProviderList,
   renderProviderListJson,
 } from './engine/render.js';
+export type { StageId } from './engine/stages.js';
+export { StageIdSchema } from './engine/stages.js';
 export type { PlacementErrorCode, QueryErrorInit } from './errors.js';
 export { PLACEMENT_ERROR_CODES, queryError } from './errors.js';
 export type { AggregateInfo, FlavorInput, FlavorRequestOptions, FlavorRequestResult } from './flavor.js';
 export { FlavorSchema, flavorToRequest } from './flavor.js';
+export { EXPLAIN_HEADER } from './http/explain.js';
 export type { PlacementHandler, PlacementServiceOptions } from './http/service.js';
 export { createPlacementHandler } from './http/service.js';
 export type { PlacementVersionResult } from './microversion.js';
@@ -116,3 +145,4 @@ export {
   RootRequiredSchema,
 } from './request.js';
 export { normalizePlacementQuery, serializePlacementQuery } from './serialize.js';
+export type { PlacementStore, StoreHealth, WriteIntent, WriteLocks } from './store/types.js';

@@ -53,11 +53,17 @@ interface Server {
 
 async function serve(args: string[] = []): Promise<Server> {
   const entry = useBuilt ? [BUILT] : ['--conditions=@stackspec/source', '--import', TSX_LOADER, SOURCE];
-  const child = spawn(process.execPath, [...entry, 'serve', '-i', 'wide.json', '--port', '0', ...args], {
-    cwd: root,
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // --ephemeral: this measures the query engine, and the memory bound is the
+  // engine's; an embedded PGlite would add its own few hundred MiB of RSS.
+  const child = spawn(
+    process.execPath,
+    [...entry, 'serve', '-i', 'wide.json', '--port', '0', '--ephemeral', ...args],
+    {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let err = '';
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 60_000);

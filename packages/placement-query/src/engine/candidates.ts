@@ -1,22 +1,15 @@
+import { isStackspecError } from '@stackspec/core';
 import { atLeast, toMicroversion } from '../microversion.js';
 import {
-  type CapacityColumns,
-  columnFits,
+  type CapacityEntry,
   entryFits,
   type Provider,
   type ProviderStore,
   SHARING_TRAIT,
 } from '../model/store.js';
 import type { AllocationCandidatesRequest, RequestGroup } from '../request.js';
-import {
-  byId,
-  evaluationError,
-  firstUnknown,
-  providersInAggregates,
-  providersInAnyAggregate,
-  providersWithAnyTrait,
-  providersWithTraits,
-} from './common.js';
+import { byId, evaluationError, firstUnknown, providersInAggregates } from './common.js';
+import { anchorRootsFor, GroupFilter, type GroupMode, PASSED } from './stages.js';
 
 /** One way to satisfy the request: amounts per provider and class, and which providers served each group. */
 export interface Candidate {
@@ -170,7 +163,11 @@ const EMPTY_RESULT = (requested: Set<string>): CandidatesResult => ({
 class NoCandidates extends Error {}
 
 /** Roots of every provider sharing an aggregate with `sharing` (itself included): the trees it can serve. */
-function anchorsOf(store: ProviderStore, sharing: Provider, cache: Map<Provider, Provider[]>): Provider[] {
+export function anchorsOf(
+  store: ProviderStore,
+  sharing: Provider,
+  cache: Map<Provider, Provider[]>,
+): Provider[] {
   const hit = cache.get(sharing);
   if (hit) return hit;
   const roots = new Set<Provider>();
@@ -248,17 +245,99 @@ export async function findAllocationCandidatesAsync(
   }
 }
 
+/**
+ * What an explaining run of the search records (see explain.ts): the
+ * spaces each group found, and at every request-wide stage how many
+ * candidates (or anchors) went in and a few that were dropped. A search
+ * with a trace makes every candidate: no `limit`, no bound, no shortcut
+ * that skips a group or an anchor.
+ */
+export interface SearchTrace {
+  /** Per group, in request order: its requests by anchor, or the 400 Placement would raise for it. */
+  groups: { suffix: string; spaces: Space[]; error?: string }[];
+  /** Whether candidates came from merging groups (several groups or same_subtree). */
+  merged: boolean;
+  /** Anchors where some group has requests, and where every group has (merged only). */
+  anchorsAny: number;
+  anchorsAll: number;
+  /** A few anchors where some group has requests but not every one, with the suffixes missing. */
+  incomplete: { anchor: Provider; missing: string[] }[];
+  /** Combinations of group requests (or, unmerged, group requests) looked at. */
+  examined: number;
+  /** Dropped per request stage, with a few examples each. */
+  rejected: Record<RejectStage, number>;
+  samples: Record<RejectStage, { anchor: Provider; parts: GroupRequest[] }[]>;
+  /** Candidates made, then those left by the one-provider-per-tree rule of microversions before 1.29. */
+  generated: number;
+  afterOnePerTree: number;
+  /** A few candidates that rule dropped. */
+  onePerTreeSamples: Candidate[];
+}
+
+/** The request stages a trace counts rejections for. */
+export type RejectStage = 'group-policy' | 'summed-capacity' | 'same-subtree' | 'sharing';
+
+const SAMPLES_KEPT = 10;
+
+/** An empty {@link SearchTrace}. */
+export function createSearchTrace(): SearchTrace {
+  const none = () => ({ 'group-policy': 0, 'summed-capacity': 0, 'same-subtree': 0, sharing: 0 });
+  return {
+    groups: [],
+    merged: false,
+    anchorsAny: 0,
+    anchorsAll: 0,
+    incomplete: [],
+    examined: 0,
+    rejected: none(),
+    samples: { 'group-policy': [], 'summed-capacity': [], 'same-subtree': [], sharing: [] },
+    generated: 0,
+    afterOnePerTree: 0,
+    onePerTreeSamples: [],
+  };
+}
+
+function reject(
+  trace: SearchTrace,
+  stage: RejectStage,
+  anchor: Provider,
+  parts: readonly GroupRequest[],
+): void {
+  trace.rejected[stage] += 1;
+  const list = trace.samples[stage];
+  if (list.length < SAMPLES_KEPT) list.push({ anchor, parts: parts.slice() });
+}
+
+/**
+ * The whole search with a trace (see {@link SearchTrace}): every candidate,
+ * before `limit`. Placement's 400s raise as in {@link findAllocationCandidates},
+ * except those of a group the search would not have reached, which the
+ * trace records instead.
+ */
+export function traceAllocationCandidates(
+  store: ProviderStore,
+  request: AllocationCandidatesRequest,
+  trace: SearchTrace,
+  options: Pick<FindCandidatesOptions, 'maxCombinations'> = {},
+): CandidatesResult {
+  const steps = evaluationSteps(store, request, options, trace);
+  let r = steps.next();
+  while (!r.done) r = steps.next();
+  return r.value;
+}
+
 /** The search as a generator: it yields now and then (a chance to pause) and returns the result. */
 function* evaluationSteps(
   store: ProviderStore,
   request: AllocationCandidatesRequest,
   options: FindCandidatesOptions,
+  trace?: SearchTrace,
 ): Generator<typeof WORK, CandidatesResult, undefined> {
   const version = toMicroversion(request.microversion);
   const requested = new Set<string>();
   for (const g of request.groups) for (const rc of Object.keys(g.resources)) requested.add(rc);
   try {
-    return yield* evaluate(store, request, version.minor, requested, options);
+    return yield* evaluate(store, request, version.minor, requested, options, trace);
   } catch (e) {
     if (e instanceof NoCandidates) return EMPTY_RESULT(requested);
     throw e;
@@ -282,50 +361,31 @@ function generationCap(
   return cap;
 }
 
+/** How the engine judges a group in this store: the unsuffixed group spans trees where there are trees or sharing providers. */
+export function groupModeOf(store: ProviderStore, group: RequestGroup): GroupMode {
+  return group.suffix === '' && (store.hasTrees || store.withTrait(SHARING_TRAIT).size > 0)
+    ? 'tree'
+    : 'one-provider';
+}
+
 function* evaluate(
   store: ProviderStore,
   request: AllocationCandidatesRequest,
   minor: number,
   requested: Set<string>,
   options: FindCandidatesOptions,
+  trace: SearchTrace | undefined,
 ): Generator<typeof WORK, CandidatesResult, undefined> {
   const v = { major: 1, minor };
   // root_required: the roots every candidate may be anchored at.
-  let anchorRoots: Set<Provider> | undefined;
-  if (
-    request.rootRequired &&
-    (request.rootRequired.required.length || request.rootRequired.forbidden.length)
-  ) {
-    const { required, forbidden } = request.rootRequired;
-    const unknown =
-      firstUnknown(required, (t) => store.hasTrait(t)) ?? firstUnknown(forbidden, (t) => store.hasTrait(t));
-    if (unknown)
-      throw evaluationError(
-        `No such trait(s): ${unknown}.`,
-        'placement-query/unknown-trait',
-        'root_required',
-      );
-    anchorRoots = new Set();
-    const base = required.length
-      ? providersWithTraits(
-          store,
-          required.map((t) => [t]),
-        )
-      : store.providers();
-    for (const p of base) {
-      if (p.parent) continue;
-      if (forbidden.some((t) => p.traits.has(t))) continue;
-      anchorRoots.add(p);
-    }
-    if (!anchorRoots.size) throw new NoCandidates();
-  }
+  const anchorRoots = anchorRootsFor(store, request.rootRequired);
+  if (anchorRoots && !anchorRoots.size && !trace) throw new NoCandidates();
   const sharing = store.withTrait(SHARING_TRAIT);
   const anchorCache = new Map<Provider, Provider[]>();
-  const treeAware = sharing.size > 0 || store.hasTrees;
 
   const budget = new Budget(options.maxCombinations ?? 5_000_000);
   const strategy = options.allocationCandidatesGenerationStrategy ?? 'depth-first';
-  const cap = generationCap(store, request, minor, options);
+  const cap = trace ? Number.POSITIVE_INFINITY : generationCap(store, request, minor, options);
   const single = request.groups.length === 1 && !request.sameSubtree.length;
   const groups: { suffix: string; spaces: Iterable<Space> }[] = [];
   // With a single group (depth-first) every group request is a candidate,
@@ -334,11 +394,18 @@ function* evaluate(
   // Candidates need every group at one anchor, so after the first group only
   // providers of the trees anchored so far can matter (sharing providers
   // aside); later groups skip the rest. Each group is still judged on the
-  // whole store for Placement's "matches nothing anywhere" rule.
+  // whole store for Placement's "matches nothing anywhere" rule. A trace
+  // looks at everything.
   let allowed: Set<Provider> | undefined;
   let emptyHere = false;
   for (const [g, group] of request.groups.entries()) {
-    const ctx = { anchorRoots, sharing, anchorCache, treeAware, cap: groupCap, budget, allowed };
+    const filter = new GroupFilter(store, group, groupModeOf(store, group));
+    const ctx = { anchorRoots, sharing, anchorCache, cap: groupCap, budget, allowed, filter };
+    if (trace) {
+      const spaces = traceGroup(store, group, ctx, trace);
+      groups.push({ suffix: group.suffix, spaces: single ? spaces : spaces.filter((s) => s.hasAny()) });
+      continue;
+    }
     const found = evaluateGroup(store, group, ctx);
     if (found === NONE_AT_THESE_ANCHORS) {
       emptyHere = true;
@@ -362,9 +429,17 @@ function* evaluate(
   if (emptyHere) return EMPTY_RESULT(requested);
 
   let candidates: Candidate[] = [];
+  if (trace) trace.merged = !single;
   const generator = single
-    ? singleGroupSteps(groups[0]?.spaces ?? [], strategy)
-    : mergeSteps(request, groups, strategy, options.optimizeForWideProviderTrees === true, budget);
+    ? singleGroupSteps(groups[0]?.spaces ?? [], strategy, trace)
+    : mergeSteps(
+        request,
+        groups,
+        strategy,
+        !trace && options.optimizeForWideProviderTrees === true,
+        budget,
+        trace,
+      );
   let work = 0;
   for (const step of generator) {
     if (step === WORK || step === REJECTED) {
@@ -375,6 +450,10 @@ function* evaluate(
     if (candidates.length >= cap) break;
     if (++work % 256 === 0) yield WORK;
   }
+  if (trace) {
+    trace.generated = candidates.length;
+    trace.afterOnePerTree = candidates.length;
+  }
   if (!candidates.length) return EMPTY_RESULT(requested);
 
   let summaryFilter: ((p: Provider) => boolean) | undefined;
@@ -383,8 +462,11 @@ function* evaluate(
     candidates = candidates.filter((c) => {
       const roots = new Set<Provider>();
       for (const p of c.allocations.keys()) roots.add(p.root);
-      return roots.size === c.allocations.size;
+      const ok = roots.size === c.allocations.size;
+      if (!ok && trace && trace.onePerTreeSamples.length < SAMPLES_KEPT) trace.onePerTreeSamples.push(c);
+      return ok;
     });
+    if (trace) trace.afterOnePerTree = candidates.length;
     const used = new Set<Provider>();
     for (const c of candidates) for (const p of c.allocations.keys()) used.add(p);
     summaryFilter = (p) => used.has(p);
@@ -411,8 +493,32 @@ function* evaluate(
   return { candidates, summaries, requestedClasses: requested, total };
 }
 
+/**
+ * One group's spaces for a trace: all of them, over the whole store; a 400
+ * the group would raise is recorded (the untraced search may stop at an
+ * earlier group that matches nothing, before Placement looks at this one).
+ */
+function traceGroup(
+  store: ProviderStore,
+  group: RequestGroup,
+  ctx: GroupContext,
+  trace: SearchTrace,
+): Space[] {
+  try {
+    const found = evaluateGroup(store, group, ctx);
+    const spaces = [...found];
+    trace.groups.push({ suffix: group.suffix, spaces });
+    return spaces;
+  } catch (e) {
+    if (!isStackspecError(e) || e.status !== 400) throw e;
+    if (e.diagnostics[0]?.code === 'placement-query/too-many-combinations') throw e;
+    trace.groups.push({ suffix: group.suffix, spaces: [], error: e.message });
+    return [];
+  }
+}
+
 /** Counts combinations examined and stops a runaway product. */
-class Budget {
+export class Budget {
   #left: number;
   constructor(readonly max: number) {
     this.#left = max;
@@ -444,7 +550,8 @@ interface GroupContext {
   anchorRoots: Set<Provider> | undefined;
   sharing: ReadonlySet<Provider>;
   anchorCache: Map<Provider, Provider[]>;
-  treeAware: boolean;
+  /** The group's stages, compiled for its mode. */
+  filter: GroupFilter;
 }
 
 function evaluateGroup(store: ProviderStore, group: RequestGroup, ctx: GroupContext): Iterable<Space> {
@@ -494,14 +601,14 @@ function evaluateGroup(store: ProviderStore, group: RequestGroup, ctx: GroupCont
     if (!anyFits(store, rc, amount, treeRoot)) return [];
   }
 
-  if (suffix === '' && ctx.treeAware) {
+  if (ctx.filter.mode === 'tree') {
     // Placement first asks whether any provider at all has one of the traits.
     if (group.requiredTraits.length && !group.requiredTraits.flat().some((t) => store.withTrait(t).size)) {
       return [];
     }
     return multiProvider(store, group, ctx, inAggs, treeRoot);
   }
-  const reqs = singleProvider(store, group, ctx, inAggs, treeRoot);
+  const reqs = singleProvider(store, group, ctx, inAggs);
   return reqs === NONE_AT_THESE_GROUP_REQUESTS ? NONE_AT_THESE_ANCHORS : byAnchor(reqs);
 }
 
@@ -523,10 +630,6 @@ function anyFits(store: ProviderStore, rc: string, amount: number, root: Provide
   return false;
 }
 
-function fits(p: Provider, column: CapacityColumns | undefined, amount: number): boolean {
-  return columnFits(column, p.id, amount);
-}
-
 function* multiProvider(
   store: ProviderStore,
   group: RequestGroup,
@@ -534,13 +637,10 @@ function* multiProvider(
   members: Set<Provider>,
   treeRoot: Provider | undefined,
 ): Generator<Space, void, undefined> {
-  const classes = Object.keys(group.resources);
-  const amounts = classes.map((rc) => group.resources[rc] as number);
-  const columns = classes.map((rc) => store.columnsOf(store.classIndexOf(rc)));
-  const memberOf = group.memberOf;
-  const positive = memberOf.length > 0;
-  const forbiddenAggs = group.forbiddenAggregates;
-  const forbiddenTraits = group.forbiddenTraits;
+  const filter = ctx.filter;
+  const classes = filter.classes;
+  const amounts = filter.amounts;
+  const positive = group.memberOf.length > 0;
   const required = group.requiredTraits;
   const requiredHolders = required.map((set) => set.map((t) => store.withTrait(t)));
   const anchorRoots = ctx.anchorRoots;
@@ -569,12 +669,11 @@ function* multiProvider(
   for (const p of ctx.sharing) sharingRoots.add(p.root);
 
   // One anchor: per class, the providers of its tree and the sharing providers
-  // serving it that have room; a root's aggregates cover its whole tree, for
-  // positive and forbidden aggregates alike.
+  // serving it that pass the group's stages; a root's aggregates cover its
+  // whole tree, for positive and forbidden aggregates alike.
   const visit = (anchor: Provider): Space | undefined => {
-    if (anchorRoots && !anchorRoots.has(anchor)) return undefined;
+    if (filter.anchorFailsAt(anchor, anchorRoots) !== PASSED) return undefined;
     const anchorIn = positive && members.has(anchor);
-    if (forbiddenAggs.length && inAnyAggregate(anchor, forbiddenAggs)) return undefined;
     const tree = store.treeOf(anchor);
     const treeSize = tree.length;
     const borrowed = sharingAt.get(anchor);
@@ -598,23 +697,19 @@ function* multiProvider(
       if (!found) return undefined;
     }
     for (let k = 0; k < nClasses; k += 1) {
-      const column = columns[k];
-      const amount = amounts[k] as number;
       const list = lists[k] as Provider[];
       let size = 0;
       let sharingHere = false;
       for (let j = 0; j < count; j += 1) {
-        const p = j < treeSize ? (tree[j] as Provider) : ((borrowed as Provider[])[j - treeSize] as Provider);
-        if (!columnFits(column, p.id, amount)) continue;
-        if (positive && !anchorIn && !members.has(p)) continue;
-        if (forbiddenAggs.length && inAnyAggregate(p, forbiddenAggs)) continue;
-        if (forbiddenTraits.length && hasAnyTrait(p, forbiddenTraits)) continue;
+        const lent = j >= treeSize;
+        const p = lent ? ((borrowed as Provider[])[j - treeSize] as Provider) : (tree[j] as Provider);
+        if (filter.classFailsAt(p, k, anchorIn, lent) !== PASSED) continue;
         // A sharing provider can be in the tree and borrowed by it.
         let again = false;
         for (let i = 0; i < size; i += 1) if (list[i] === p) again = true;
         if (again) continue;
         list[size++] = p;
-        if (j >= treeSize || (treeShares && ctx.sharing.has(p))) sharingHere = true;
+        if (lent || (treeShares && ctx.sharing.has(p))) sharingHere = true;
       }
       if (!size) return undefined;
       if (!sharingHere) sharingEverywhere = false;
@@ -676,87 +771,74 @@ function* multiProvider(
 }
 
 /**
- * The providers that can serve a one-provider group, in id order, over the
- * whole store in Placement's order of filters (an empty answer at any step
- * is Placement's "matches nothing"); with earlier groups' anchors given, only
- * providers of those trees and sharing providers are kept
- * ({@link NONE_AT_THESE_ANCHORS} when others would match).
+ * The providers that can serve a one-provider group, in id order: those
+ * passing every stage of the group's filter, looked for in the smallest
+ * index that holds them all (a required trait's holders, the member_of
+ * aggregates' members, the inventories of a class, in_tree's tree). With
+ * earlier groups' anchors given, only providers of those trees and sharing
+ * providers are kept ({@link ELSEWHERE} when only others match).
  */
 function matchingProviders(
   store: ProviderStore,
   group: RequestGroup,
   ctx: GroupContext,
   inAggs: Set<Provider>,
-  treeRoot: Provider | undefined,
 ): Provider[] {
-  // `filtered` undefined means "no positive filter yet" (Placement's empty set).
-  let filtered: Set<Provider> | undefined;
-  if (group.requiredTraits.length) {
-    filtered = providersWithTraits(store, group.requiredTraits);
-    if (!filtered.size) return [];
-  }
-  if (group.memberOf.length) {
-    if (filtered) {
-      const f = filtered;
-      filtered = new Set([...inAggs].filter((p) => f.has(p)));
-    } else filtered = new Set(inAggs);
-    if (!filtered.size) return [];
-  }
-  const forbidden = new Set<Provider>();
-  const subtract = (badSet: Set<Provider>) => {
-    for (const p of badSet) forbidden.add(p);
-    if (filtered) {
-      for (const p of badSet) filtered.delete(p);
-      if (!filtered.size) return false;
+  const filter = ctx.filter;
+  const classes = filter.classes;
+  // A resourceless group with no positive filter matches nothing: a Placement quirk kept on purpose.
+  if (!classes.length && !filter.hasPositiveFilter) return [];
+  let source: Iterable<Provider> | undefined;
+  let size = Number.POSITIVE_INFINITY;
+  let entries: readonly CapacityEntry[] | undefined;
+  const offer = (set: Iterable<Provider>, n: number) => {
+    if (n < size) {
+      source = set;
+      size = n;
+      entries = undefined;
     }
-    return true;
   };
-  if (
-    group.forbiddenAggregates.length &&
-    !subtract(providersInAnyAggregate(store, group.forbiddenAggregates))
-  ) {
-    return [];
+  if (group.memberOf.length) offer(inAggs, inAggs.size);
+  for (const t of filter.requiredSingles) {
+    const holders = store.withTrait(t);
+    offer(holders, holders.size);
   }
-  if (group.forbiddenTraits.length && !subtract(providersWithAnyTrait(store, group.forbiddenTraits)))
-    return [];
-
-  const resources = Object.entries(group.resources);
-  const wanted = resources.map(([rc, n]) => [store.columnsOf(store.classIndexOf(rc)), n] as const);
-  let candidates: Provider[];
-  const inTree = (p: Provider) => !treeRoot || p.root === treeRoot;
-  if (!resources.length) {
-    // A resourceless group with no positive filter matches nothing: a Placement quirk kept on purpose.
-    if (!filtered?.size) return [];
-    candidates = [...filtered].sort(byId);
-  } else {
-    // Providers outside the allowed anchors only need to show that the group
-    // matches something somewhere: one that fits is enough.
-    const allowed = ctx.allowed;
-    let elsewhere = false;
-    const consider = (p: Provider, fit: () => boolean) => {
-      const outside = allowed !== undefined && !allowed.has(p.root) && !p.traits.has(SHARING_TRAIT);
-      if (outside && elsewhere) return;
-      if (!fit()) return;
-      if (outside) elsewhere = true;
-      else candidates.push(p);
-    };
-    candidates = [];
-    if (filtered) {
-      for (const p of filtered) {
-        if (inTree(p)) consider(p, () => wanted.every(([column, n]) => fits(p, column, n)));
-      }
-      candidates.sort(byId);
-    } else {
-      const [rc0, n0] = resources[0] as [string, number];
-      const rest = wanted.slice(1);
-      for (const e of store.capacityEntries(rc0)) {
-        const p = e.provider;
-        if (!inTree(p) || forbidden.has(p)) continue;
-        consider(p, () => entryFits(e, n0) && rest.every(([column, n]) => fits(p, column, n)));
-      }
+  if (filter.treeRoot && classes.length) {
+    const tree = store.treeOf(filter.treeRoot);
+    offer(tree, tree.length);
+  }
+  for (const rc of classes) {
+    const list = store.capacityEntries(rc);
+    if (list.length < size) {
+      entries = list;
+      size = list.length;
+      source = undefined;
     }
-    if (!candidates.length && elsewhere) return ELSEWHERE;
   }
+  if (!source && !entries) {
+    // Only `in:` trait sets: their holders, each once.
+    const holders = new Set<Provider>();
+    for (const t of filter.anySets[0] ?? []) for (const p of store.withTrait(t)) holders.add(p);
+    source = holders;
+  }
+  // Providers outside the allowed anchors only need to show that the group
+  // matches something somewhere: one that passes is enough.
+  const allowed = ctx.allowed;
+  let elsewhere = false;
+  const candidates: Provider[] = [];
+  const consider = (p: Provider) => {
+    const outside = allowed !== undefined && !allowed.has(p.root) && !p.traits.has(SHARING_TRAIT);
+    if (outside && elsewhere) return;
+    if (filter.failsAt(p) !== PASSED) return;
+    if (outside) elsewhere = true;
+    else candidates.push(p);
+  };
+  if (entries) for (const e of entries) consider(e.provider);
+  else {
+    for (const p of source as Iterable<Provider>) consider(p);
+    candidates.sort(byId);
+  }
+  if (!candidates.length && elsewhere) return ELSEWHERE;
   return candidates;
 }
 
@@ -772,10 +854,10 @@ function atAllowedAnchors(
   group: RequestGroup,
   ctx: GroupContext,
   inAggs: Set<Provider>,
-  treeRoot: Provider | undefined,
 ): Provider[] | undefined {
   const allowed = ctx.allowed;
-  const classes = Object.keys(group.resources);
+  const filter = ctx.filter;
+  const classes = filter.classes;
   if (!allowed || !classes.length) return undefined;
   const indexed = group.requiredTraits.length
     ? Math.min(...group.requiredTraits.map((set) => set.reduce((n, t) => n + store.withTrait(t).size, 0)))
@@ -783,22 +865,11 @@ function atAllowedAnchors(
       ? inAggs.size
       : store.capacityEntries(classes[0] as string).length;
   if (allowed.size * 4 >= indexed) return undefined;
-  const required = group.requiredTraits.map((set) => set.map((t) => store.withTrait(t)));
-  const forbiddenTraits = group.forbiddenTraits.map((t) => store.withTrait(t));
-  const forbiddenAggs = group.forbiddenAggregates.map((a) => store.inAggregate(a));
-  const wanted = classes.map(
-    (rc) => [store.columnsOf(store.classIndexOf(rc)), group.resources[rc] as number] as const,
-  );
-  const passes = (p: Provider) =>
-    (!treeRoot || p.root === treeRoot) &&
-    required.every((holders) => holders.some((h) => h.has(p))) &&
-    (!group.memberOf.length || inAggs.has(p)) &&
-    !forbiddenAggs.some((m) => m.has(p)) &&
-    !forbiddenTraits.some((h) => h.has(p)) &&
-    wanted.every(([column, n]) => columnFits(column, p.id, n));
   const found = new Set<Provider>();
-  for (const anchor of allowed) for (const p of store.treeOf(anchor)) if (passes(p)) found.add(p);
-  for (const p of ctx.sharing) if (passes(p)) found.add(p);
+  for (const anchor of allowed) {
+    for (const p of store.treeOf(anchor)) if (filter.failsAt(p) === PASSED) found.add(p);
+  }
+  for (const p of ctx.sharing) if (filter.failsAt(p) === PASSED) found.add(p);
   return [...found].sort(byId);
 }
 
@@ -807,11 +878,10 @@ function singleProvider(
   group: RequestGroup,
   ctx: GroupContext,
   inAggs: Set<Provider>,
-  treeRoot: Provider | undefined,
 ): GroupRequest[] {
-  let candidates = atAllowedAnchors(store, group, ctx, inAggs, treeRoot);
+  let candidates = atAllowedAnchors(store, group, ctx, inAggs);
   if (!candidates?.length) {
-    const found = matchingProviders(store, group, ctx, inAggs, treeRoot);
+    const found = matchingProviders(store, group, ctx, inAggs);
     if (found === ELSEWHERE) return NONE_AT_THESE_GROUP_REQUESTS;
     candidates = found;
   }
@@ -863,7 +933,8 @@ function ancestorsOrSelf(p: Provider): Set<Provider> {
   return out;
 }
 
-function sameSubtreeOk(providers: Set<Provider>): boolean {
+/** Whether one of the providers is an ancestor (or itself) of all the others: same_subtree's test. */
+export function sameSubtreeOk(providers: Set<Provider>): boolean {
   if (providers.size <= 1) return true;
   let common: Set<Provider> | undefined;
   for (const p of providers) {
@@ -881,7 +952,7 @@ const REJECTED: unique symbol = Symbol('rejected');
 type Step = Candidate | typeof WORK | typeof REJECTED;
 
 /** One group's requests at one anchor, enumerated on demand (each call to `requests` starts over). */
-interface Space {
+export interface Space {
   readonly anchor: Provider;
   requests(): Iterable<GroupRequest | typeof WORK>;
   /** Whether there is at least one request (may search for one). */
@@ -910,7 +981,7 @@ class ListSpace implements Space {
  * together have the required traits. Combinations are made as they are
  * asked for, so a wide tree costs memory for its lists only.
  */
-class ProductSpace implements Space {
+export class ProductSpace implements Space {
   #any: boolean | undefined;
 
   constructor(
@@ -992,13 +1063,20 @@ function* roundRobin(generators: Iterator<Step>[]): Generator<Step, void, undefi
 function* singleGroupSteps(
   spaces: Iterable<Space>,
   strategy: GenerationStrategy,
+  trace?: SearchTrace,
 ): Generator<Step, void, undefined> {
   const seen = new Set<string>();
   function* at(space: Space): Generator<Step, void, undefined> {
     for (const r of space.requests()) {
-      if (r !== WORK && r.sharingOnly) {
+      if (r === WORK) {
+        yield r;
+        continue;
+      }
+      if (trace) trace.examined += 1;
+      if (r.sharingOnly) {
         const key = candidateKey(r);
         if (seen.has(key)) {
+          if (trace) reject(trace, 'sharing', space.anchor, [r]);
           yield REJECTED;
           continue;
         }
@@ -1050,6 +1128,7 @@ function* mergeSteps(
   strategy: GenerationStrategy,
   prune: boolean,
   budget: Budget,
+  trace?: SearchTrace,
 ): Generator<Step, void, undefined> {
   const granular = groups.filter((g) => g.suffix !== '').length;
   const isolate = request.groupPolicy === 'isolate';
@@ -1096,14 +1175,17 @@ function* mergeSteps(
         continue;
       }
       budget.spend();
+      if (trace) trace.examined += 1;
       const c = combine(request, pick, isolate, granular, anchor);
-      if (!c) {
+      if (typeof c === 'string') {
+        if (trace) reject(trace, c, anchor, pick);
         yield REJECTED;
         continue;
       }
       if (allSharing(c)) {
         const key = candidateKey(c);
         if (seen.has(key)) {
+          if (trace) reject(trace, 'sharing', anchor, pick);
           yield REJECTED;
           continue;
         }
@@ -1116,6 +1198,12 @@ function* mergeSteps(
   for (const [anchor, row] of byAnchor) {
     let complete = true;
     for (let i = 0; i < groups.length; i += 1) if (!row[i]) complete = false;
+    if (trace) {
+      trace.anchorsAny += 1;
+      if (complete) trace.anchorsAll += 1;
+      else if (trace.incomplete.length < SAMPLES_KEPT)
+        trace.incomplete.push({ anchor, missing: groups.filter((_, i) => !row[i]).map((g) => g.suffix) });
+    }
     if (!complete) continue;
     generators.push(at(anchor, row as Space[]));
   }
@@ -1123,17 +1211,11 @@ function* mergeSteps(
   else for (const g of generators) yield* g;
 }
 
-function hasAnyTrait(p: Provider, traits: readonly string[]): boolean {
-  for (const t of traits) if (p.traits.has(t)) return true;
-  return false;
-}
-
-function inAnyAggregate(p: Provider, aggregates: readonly string[]): boolean {
-  for (const a of aggregates) if (p.aggregates.has(a)) return true;
-  return false;
-}
-
-function coversTraits(providers: readonly Provider[], required: readonly (readonly string[])[]): boolean {
+/** Whether the providers together have a trait of every set. */
+export function coversTraits(
+  providers: readonly Provider[],
+  required: readonly (readonly string[])[],
+): boolean {
   for (const set of required) {
     let found = false;
     for (const t of set) {
@@ -1243,13 +1325,19 @@ const scratchProviders: Provider[] = [];
 const scratchClasses: string[] = [];
 const scratchAmounts: number[] = [];
 
-function combine(
+/**
+ * One combination of group requests as a candidate, or the request stage
+ * that drops it: `group-policy` (isolate: two suffixed groups on one
+ * provider), `summed-capacity` (the groups' amounts on one provider exceed
+ * its capacity or max_unit), `same-subtree`.
+ */
+export function combine(
   request: AllocationCandidatesRequest,
-  pick: GroupRequest[],
+  pick: readonly GroupRequest[],
   isolate: boolean,
   granular: number,
   anchor: Provider,
-): Candidate | undefined {
+): Candidate | Exclude<RejectStage, 'sharing'> {
   if (isolate) {
     let distinct = 0;
     for (let i = 0; i < pick.length; i += 1) {
@@ -1261,10 +1349,10 @@ function combine(
         const q = pick[j] as GroupRequest;
         if (q.sameProvider && q.providers[0] === p) again = true;
       }
-      if (again) return undefined;
+      if (again) return 'group-policy';
       distinct += 1;
     }
-    if (distinct !== granular) return undefined;
+    if (distinct !== granular) return 'group-policy';
   }
   let pairs = 0;
   const providers: Provider[] = [];
@@ -1288,15 +1376,15 @@ function combine(
     const rc = scratchClasses[m] as string;
     const n = scratchAmounts[m] as number;
     const inv = p.inventories.get(rc);
-    if (!inv) return undefined;
+    if (!inv) return 'summed-capacity';
     const capacity = Math.trunc((inv.total - inv.reserved) * inv.allocation_ratio);
-    if ((p.usages.get(rc) ?? 0) + n > capacity || n > inv.max_unit) return undefined;
+    if ((p.usages.get(rc) ?? 0) + n > capacity || n > inv.max_unit) return 'summed-capacity';
   }
   const c = new MergedCandidate(anchor, pick.slice(), providers);
   for (const subtree of request.sameSubtree) {
     const inSubtree = new Set<Provider>();
     for (const s of subtree) for (const p of c.mappings.get(s) ?? []) inSubtree.add(p);
-    if (!sameSubtreeOk(inSubtree)) return undefined;
+    if (!sameSubtreeOk(inSubtree)) return 'same-subtree';
   }
   return c;
 }

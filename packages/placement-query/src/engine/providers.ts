@@ -1,6 +1,7 @@
-import { columnFits, entryFits, type Provider, type ProviderStore } from '../model/store.js';
+import { entryFits, type Provider, type ProviderStore } from '../model/store.js';
 import type { ResourceProvidersRequest } from '../request.js';
 import { byId, evaluationError, firstUnknown } from './common.js';
+import { PASSED, ProvidersFilter } from './stages.js';
 
 /** A candidate source: an index set (or list) plus a membership test. */
 interface Source {
@@ -67,8 +68,9 @@ function anyMatches(sources: readonly Source[]): boolean {
  * listResourceProviders(store, parseResourceProvidersQuery('member_of=!<agg>', '1.32'));
  */
 export function listResourceProviders(store: ProviderStore, request: ResourceProvidersRequest): Provider[] {
+  // Placement's early answers and 400s, in its order; the stages then decide
+  // (each index below only finds candidates: the filter judges them).
   const sources: Source[] = [];
-  const checks: ((p: Provider) => boolean)[] = [];
   const single = (p: Provider | undefined): Source => ({
     size: p ? 1 : 0,
     some: (visit) => p !== undefined && visit(p),
@@ -77,12 +79,7 @@ export function listResourceProviders(store: ProviderStore, request: ResourcePro
 
   if (request.name) sources.push(single(store.providerByName(request.name)));
   if (request.uuid) sources.push(single(store.provider(request.uuid)));
-  if (request.inTree !== undefined) {
-    const anchor = store.provider(request.inTree);
-    if (!anchor) return [];
-    const root = anchor.root;
-    checks.push((p) => p.root === root);
-  }
+  if (request.inTree !== undefined && !store.provider(request.inTree)) return [];
   if (request.requiredTraits.length) {
     const unknown = firstUnknown(request.requiredTraits.flat(), (t) => store.hasTrait(t));
     if (unknown) {
@@ -105,18 +102,11 @@ export function listResourceProviders(store: ProviderStore, request: ResourcePro
         'required',
       );
     }
-    const forbidden = request.forbiddenTraits;
-    checks.push((p) => !forbidden.some((t) => p.traits.has(t)));
   }
   if (request.memberOf.length) {
     const aggSources = request.memberOf.map((set) => unionSource(set.map((a) => store.inAggregate(a))));
     if (!anyMatches(aggSources)) return [];
     sources.push(...aggSources);
-  }
-  if (request.forbiddenAggregates.length) {
-    // The aggregate indexes are small and hot; a provider's own set is one more memory load.
-    const forbidden = request.forbiddenAggregates.map((a) => store.inAggregate(a));
-    checks.push((p) => !forbidden.some((members) => members.has(p)));
   }
   for (const [rc, amount] of Object.entries(request.resources ?? {})) {
     if (!store.hasResourceClass(rc)) {
@@ -127,28 +117,26 @@ export function listResourceProviders(store: ProviderStore, request: ResourcePro
       );
     }
     const entries = store.capacityEntries(rc);
-    const column = store.columnsOf(store.classIndexOf(rc));
-    const fits = (p: Provider) => columnFits(column, p.id, amount);
     sources.push({
       size: entries.length,
       some: (visit) => {
         for (const e of entries) if (entryFits(e, amount) && visit(e.provider)) return true;
         return false;
       },
-      has: fits,
+      has: () => true,
     });
   }
 
+  const filter = new ProvidersFilter(store, request);
+  const out: Provider[] = [];
   if (!sources.length) {
-    const out: Provider[] = [];
-    for (const p of store.providers()) if (checks.every((f) => f(p))) out.push(p);
+    for (const p of store.providers()) if (filter.failsAt(p) === PASSED) out.push(p);
     return out;
   }
-  const sorted = [...sources].sort((a, b) => a.size - b.size);
-  const [base, ...rest] = sorted as [Source, ...Source[]];
-  const out: Provider[] = [];
+  let base = sources[0] as Source;
+  for (const s of sources) if (s.size < base.size) base = s;
   base.some((p) => {
-    if (rest.every((s) => s.has(p)) && checks.every((f) => f(p))) out.push(p);
+    if (filter.failsAt(p) === PASSED) out.push(p);
     return false;
   });
   return out.sort(byId);

@@ -1,15 +1,16 @@
-import { isStackspecError } from '@stackspec/core';
+import { isStackspecError, safeParseDocument } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   applyInventory,
+  hasDuplicateJsonKey,
   InventoryFileSchema,
   loadInventory,
   resolveInventory,
   safeLoadInventory,
   uuidFromName,
 } from './inventory-file.js';
-import { createProviderStore } from './store.js';
+import { createProviderStore, INVENTORY_DEFAULTS } from './store.js';
 
 describe('safeLoadInventory', () => {
   it('builds trees, derives stable uuids and records usages as allocations', () => {
@@ -195,6 +196,105 @@ describe('resolveInventory and applyInventory', () => {
     expect(r.diagnostics.map((d) => d.path).sort()).toEqual(['/providers/0/parent', '/providers/0/traits/0']);
   });
 
+  it('normalises every spelling of a uuid to the same provider, in uuids, parents and allocations', () => {
+    const canonical = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+    const spellings = [
+      canonical,
+      canonical.toUpperCase(),
+      `{${canonical}}`,
+      `urn:uuid:${canonical}`,
+      canonical.replaceAll('-', ''),
+    ];
+    for (const written of spellings) {
+      const r = resolveInventory(
+        InventoryFileSchema.parse({
+          providers: [
+            { name: 'cn', uuid: written, inventories: { VCPU: 4 } },
+            { name: 'child', parent: written },
+          ],
+          consumers: [
+            { uuid: '11111111-1111-4111-8111-111111111111', allocations: { [written]: { VCPU: 2 } } },
+          ],
+        }),
+        createProviderStore(),
+      );
+      if (!r.ok) throw new Error(`${written}: ${JSON.stringify(r.diagnostics)}`);
+      expect(r.inventory.providers.map((p) => [p.uuid, p.parentUuid])).toEqual([
+        [canonical, null],
+        [uuidFromName('provider:child'), canonical],
+      ]);
+      expect(r.inventory.consumers[0]?.allocations).toEqual({ [canonical]: { VCPU: 2 } });
+    }
+  });
+
+  it('fills inventory defaults whatever order the fields are written in', () => {
+    const r = resolveInventory(
+      InventoryFileSchema.parse({
+        providers: [
+          {
+            name: 'cn',
+            inventories: {
+              VCPU: { allocation_ratio: 4, total: 8, step_size: 2 },
+              MEMORY_MB: 1024,
+              DISK_GB: { reserved: 10, total: 100 },
+            },
+          },
+        ],
+      }),
+      createProviderStore(),
+    );
+    if (!r.ok) throw new Error(JSON.stringify(r.diagnostics));
+    const inv = r.inventory.providers[0]?.inventories;
+    expect(inv).toEqual({
+      VCPU: { ...INVENTORY_DEFAULTS, total: 8, allocation_ratio: 4, step_size: 2 },
+      MEMORY_MB: { ...INVENTORY_DEFAULTS, total: 1024 },
+      DISK_GB: { ...INVENTORY_DEFAULTS, total: 100, reserved: 10 },
+    });
+    const store = createProviderStore();
+    applyInventory(store, r.inventory);
+    expect(Object.fromEntries(store.providerByName('cn')?.inventories ?? [])).toEqual(inv);
+  });
+
+  it('resolves parents to the entry that owns a name when a name is used twice, and reports the second', () => {
+    const r = resolveInventory(
+      InventoryFileSchema.parse({
+        providers: [
+          { name: 'a', children: [{ name: 'b', children: [{ name: 'c' }] }] },
+          { name: 'b', children: [{ name: 'd' }] },
+          { name: 'e', parent: 'c' },
+        ],
+      }),
+      createProviderStore(),
+    );
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ['inventory/duplicate-provider', '/providers/1/name'],
+    ]);
+  });
+
+  it('names every provider of a parent loop once, in the order the loop runs', () => {
+    const r = resolveInventory(
+      InventoryFileSchema.parse({
+        providers: [
+          { name: 'root' },
+          { name: 'x', parent: 'z' },
+          { name: 'y', parent: 'x' },
+          { name: 'z', parent: 'y' },
+          { name: 'w', parent: 'x' },
+        ],
+      }),
+      createProviderStore(),
+    );
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
+      [
+        'inventory/parent-loop',
+        '/providers/1/parent',
+        'Providers form a loop through their parents: x -> z -> y -> x.',
+      ],
+    ]);
+  });
+
   it("applying twice is the store's 409, a core error", () => {
     const r = resolveInventory(file, createProviderStore());
     if (!r.ok) throw new Error('fixture');
@@ -218,5 +318,118 @@ describe('inventory size limit', () => {
     expect(small.ok).toBe(false);
     expect(small.diagnostics[0]).toMatchObject({ code: 'yaml/too-large', file: 'cloud.yaml' });
     expect(safeLoadInventory(text, { maxBytes: 1024 }).ok).toBe(true);
+  });
+});
+
+describe('JSON inventories on the fast path', () => {
+  const json = (providers: string) => `{\n  "providers": [\n${providers}\n  ]\n}\n`;
+
+  it('loads a clean JSON file to the same store as its YAML twin', () => {
+    const a = loadInventory(
+      json('    {"name": "cn1", "inventories": {"VCPU": 8}, "traits": ["CUSTOM_X"], "aggregates": []}'),
+      { filename: 'cloud.json' },
+    );
+    const b = loadInventory('providers:\n  - {name: cn1, inventories: {VCPU: 8}, traits: [CUSTOM_X]}\n');
+    expect(a.inventory).toEqual(b.inventory);
+  });
+
+  it('still refuses a duplicate key, at its line and column, as the located parser does', () => {
+    const text = json('    {"name": "cn1",\n     "inventories": {"VCPU": 8, "VCPU": 16}}');
+    const r = safeLoadInventory(text, { filename: 'cloud.json' });
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({ code: 'yaml/duplicate-key', file: 'cloud.json', line: 4, column: 33 }),
+    ]);
+    const located = safeParseDocument(text, { filename: 'cloud.json' });
+    expect(located.ok).toBe(false);
+    expect(r.diagnostics).toEqual(located.ok ? [] : located.diagnostics);
+  });
+
+  it('places schema and reference problems at their lines without the located parse up front', () => {
+    const r = safeLoadInventory(
+      json('    {"name": "cn1",\n     "traits": ["CUSTOM_X", "HW_CPU_X86_AVXX"]}'),
+      {
+        filename: 'cloud.json',
+      },
+    );
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics[0]).toMatchObject({ code: 'inventory/unknown-trait', line: 4, file: 'cloud.json' });
+  });
+
+  it('points into nested children, by path and line', () => {
+    const text = [
+      'providers:',
+      '  - name: cn1',
+      '    children:',
+      '      - name: numa0',
+      '      - name: numa1',
+      '        children:',
+      '          - name: pf1',
+      '            traits: [CUSTOM_OK, HW_NIC_SRIOVV]',
+      '            inventories: {SRIOV_NET_VF: {total: 2, reserved: 3}}',
+      '            usages: {VCPU: 1}',
+      '  - name: cn1',
+      '',
+    ].join('\n');
+    const r = safeLoadInventory(text, { filename: 'cloud.yaml' });
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics.map((d) => [d.code, d.path, d.line])).toEqual([
+      ['inventory/duplicate-provider', '/providers/1/name', 11],
+      [
+        'inventory/reserved-above-total',
+        '/providers/0/children/1/children/0/inventories/SRIOV_NET_VF/reserved',
+        9,
+      ],
+      ['inventory/unknown-trait', '/providers/0/children/1/children/0/traits/1', 8],
+      ['inventory/no-inventory', '/providers/0/children/1/children/0/usages/VCPU', 10],
+    ]);
+  });
+
+  it('keeps syntax, depth and size errors as they were', () => {
+    const broken = safeLoadInventory('{"providers": [}', { filename: 'cloud.json' });
+    expect(broken.diagnostics[0]).toMatchObject({ code: 'json/syntax', line: 1 });
+    const big = safeLoadInventory(json('    {"name": "cn1"}'), { filename: 'cloud.json', maxBytes: 10 });
+    expect(big.diagnostics[0]).toMatchObject({ code: 'yaml/too-large' });
+    const deep = safeLoadInventory(`${'['.repeat(5000)}${']'.repeat(5000)}`, { filename: 'cloud.json' });
+    expect(deep.diagnostics[0]).toMatchObject({ code: 'yaml/too-deep' });
+  });
+});
+
+describe('hasDuplicateJsonKey', () => {
+  it('finds a key twice in one object, not in sibling or nested objects, and not among string values', () => {
+    expect(hasDuplicateJsonKey('{"a": 1, "b": {"a": 2}, "c": [{"a": 1}, {"a": 2}]}')).toBe(false);
+    expect(hasDuplicateJsonKey('{"a": "a", "b": ["a", "a"], "c": "x"}')).toBe(false);
+    expect(hasDuplicateJsonKey('{"a": {"b": 1}, "a": 2}')).toBe(true);
+    expect(hasDuplicateJsonKey('[{"x": [1, {"y": 0, "y" : 1}]}]')).toBe(true);
+  });
+
+  it('reads keys with escapes: quotes and backslashes inside, and the same key spelled two ways', () => {
+    expect(hasDuplicateJsonKey('{"a\\"": 1, "a\\\\": 2, "b": "\\"a\\":"}')).toBe(false);
+    expect(hasDuplicateJsonKey('{"name": 1, "n\\u0061me": 2}')).toBe(true);
+    expect(hasDuplicateJsonKey('{"\\\\": 1, "\\u005c": 2}')).toBe(true);
+  });
+
+  it('agrees with the located parser on generated JSON (property)', () => {
+    // Few key names, so that duplicates are common; values nest objects and arrays.
+    const key = fc.constantFrom('a', 'b', 'n\\u0061me', 'name', 'a\\"', '\\\\');
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constantFrom('1', 'null', '"a"', '":"', '"\\""'),
+        fc.array(tie('value'), { maxLength: 3 }).map((xs) => `[${xs.join(',')}]`),
+        fc
+          .array(fc.tuple(key, tie('value'), fc.constantFrom('', ' ', '\n')), { maxLength: 4 })
+          .map((kv) => `{${kv.map(([k, v, sp]) => `"${k}"${sp}:${sp}${v}`).join(',')}}`),
+      ),
+    }));
+    fc.assert(
+      fc.property(value, (text) => {
+        JSON.parse(text);
+        const located = safeParseDocument(text, { filename: 'x.json' });
+        const duplicate = !located.ok && located.diagnostics.some((d) => d.code === 'yaml/duplicate-key');
+        expect(hasDuplicateJsonKey(text)).toBe(duplicate);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -129,10 +129,11 @@ export interface ResolvedInventory {
 }
 
 const NAMESPACE = 'f3b1c9a4-6a0e-5d5c-9d7e-2b8f0c7e4a11';
+const NAMESPACE_BYTES = Buffer.from(NAMESPACE.replaceAll('-', ''), 'hex');
 
 /** A name-based (version 5) UUID in our namespace: the same name always gives the same UUID. */
 export function uuidFromName(name: string, namespace = NAMESPACE): string {
-  const ns = Buffer.from(namespace.replaceAll('-', ''), 'hex');
+  const ns = namespace === NAMESPACE ? NAMESPACE_BYTES : Buffer.from(namespace.replaceAll('-', ''), 'hex');
   const hash = createHash('sha1').update(ns).update(name, 'utf8').digest();
   hash[6] = ((hash[6] as number) & 0x0f) | 0x50;
   hash[8] = ((hash[8] as number) & 0x3f) | 0x80;
@@ -161,10 +162,7 @@ export type LoadInventoryResult =
  * usages beyond capacity.
  */
 export function safeLoadInventory(text: string, options: LoadInventoryOptions = {}): LoadInventoryResult {
-  const parsed = safeParseDocument(text, {
-    ...(options.filename ? { filename: options.filename } : {}),
-    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
-  });
+  const parsed = parseInventoryText(text, options);
   if (!parsed.ok) return { ok: false, diagnostics: parsed.diagnostics };
   const doc = parsed.document;
   const checked = validateWithSchema(InventoryFileSchema, doc, { area: 'inventory' });
@@ -179,6 +177,90 @@ export function safeLoadInventory(text: string, options: LoadInventoryOptions = 
     store,
     diagnostics: [...doc.warnings, ...resolved.diagnostics],
   };
+}
+
+/**
+ * The inventory text as a document. A JSON file (by its name) is read on a
+ * fast path: JSON.parse, then one scan of the text for duplicate keys
+ * (which JSON.parse resolves silently to the last value). Positions are
+ * worked out only when a diagnostic needs one, so a clean file never pays
+ * for the located parser, which re-reads the whole text with the YAML
+ * parser (most of the time of a 100,000-node load). When the scan finds a
+ * duplicate, the located parser reads the file and reports it at its line.
+ */
+function parseInventoryText(
+  text: string,
+  options: LoadInventoryOptions,
+): ReturnType<typeof safeParseDocument> {
+  const base = {
+    ...(options.filename ? { filename: options.filename } : {}),
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+  };
+  if (options.filename && /\.json$/i.test(options.filename)) {
+    const fast = safeParseDocument(text, { ...base, duplicateKeys: 'ignore' });
+    // Syntax, size and depth problems are found before duplicate keys are looked for: the same either way.
+    if (!fast.ok || !hasDuplicateJsonKey(text)) return fast;
+  }
+  return safeParseDocument(text, base);
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+
+function isJsonSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/** The index of the quote closing the string opened at `open`. */
+function closingQuote(text: string, open: number): number {
+  let end = text.indexOf('"', open + 1);
+  for (;;) {
+    let slashes = 0;
+    while (text.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes += 1;
+    if (slashes % 2 === 0) return end;
+    end = text.indexOf('"', end + 1);
+  }
+}
+
+/**
+ * Whether an object of `text`, which JSON.parse accepted, has a key twice
+ * (keys compared once unescaped, so `"a"` and `"\u0061"` are the same). A
+ * single pass with a set of keys per open object; strings are skipped with
+ * indexOf.
+ */
+export function hasDuplicateJsonKey(text: string): boolean {
+  const outer: (Set<string> | null)[] = [];
+  let keys: Set<string> | null = null;
+  const n = text.length;
+  for (let i = 0; i < n; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = closingQuote(text, i);
+      if (keys !== null) {
+        let j = end + 1;
+        while (j < n && isJsonSpace(text.charCodeAt(j))) j += 1;
+        if (text.charCodeAt(j) === COLON) {
+          const raw = text.slice(i + 1, end);
+          const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+          if (keys.has(key)) return true;
+          keys.add(key);
+          i = j;
+          continue;
+        }
+      }
+      i = end;
+    } else if (c === 0x7b) {
+      outer.push(keys);
+      keys = new Set();
+    } else if (c === 0x5b) {
+      outer.push(keys);
+      keys = null;
+    } else if (c === 0x7d || c === 0x5d) {
+      keys = outer.pop() ?? null;
+    }
+  }
+  return false;
 }
 
 /** Like {@link safeLoadInventory} but throws a `ValidationError` carrying every diagnostic. */
@@ -230,14 +312,16 @@ export function resolveInventory(
   | { ok: true; inventory: ResolvedInventory; diagnostics: Diagnostic[] }
   | { ok: false; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const report = (path: PathSegment[], init: Omit<DiagnosticInit, 'path'>, key = false) => {
-    const full = { ...init, path: toJsonPointer(path) };
+  // Paths in the hot loops are made only when there is a problem to report.
+  type PathOf = PathSegment[] | (() => PathSegment[]);
+  const report = (path: PathOf, init: Omit<DiagnosticInit, 'path'>, key = false) => {
+    const full = { ...init, path: toJsonPointer(typeof path === 'function' ? path() : path) };
     diagnostics.push(doc ? doc.diagnostic(full, { key }) : createDiagnostic(full));
   };
   const customTraits = new Set<string>();
   const customClasses = new Set<string>();
   const standardTraitList = vocabulary.traitNames().filter((t) => vocabulary.isStandardTrait(t));
-  const checkTrait = (t: string, path: PathSegment[]) => {
+  const checkTrait = (t: string, path: PathOf) => {
     if (vocabulary.isStandardTrait(t)) return;
     if (CUSTOM_TRAIT_PATTERN.test(t) && t.length <= 255) {
       customTraits.add(t);
@@ -249,7 +333,7 @@ export function resolveInventory(
       ...hint(suggest(t, standardTraitList)),
     });
   };
-  const checkClass = (rc: string, path: PathSegment[], key = true) => {
+  const checkClass = (rc: string, path: PathOf, key = true) => {
     if (vocabulary.hasResourceClass(rc)) return;
     if (CUSTOM_RESOURCE_CLASS_PATTERN.test(rc) && rc.length <= 255) {
       customClasses.add(rc);
@@ -305,28 +389,49 @@ export function resolveInventory(
   }
 
   // Flatten nested providers, remembering where each came from.
+  // Where an entry sits (its index, and the entry it is nested in): its path is made only for a diagnostic.
+  // What is learnt of an entry is kept on it rather than in maps by name: a
+  // large cloud has hundreds of thousands of providers, and each map lookup
+  // by name is a cache miss.
   interface Flat {
     entry: InventoryProviderEntry;
-    path: PathSegment[];
+    index: number;
+    up: Flat | undefined;
     parentName?: string;
+    /** Set for the entry that owns its name, once its uuid is known. */
+    uuid?: string;
+    /** The name of its parent, nested or named (set with `resolved`). */
+    parentRef?: string | undefined;
+    resolved?: ResolvedProvider;
+    /** While ordering parents first: 1 visiting, 2 done. */
+    mark?: number;
   }
   const flat: Flat[] = [];
-  const walk = (entries: InventoryProviderEntry[], base: PathSegment[], parentName?: string) => {
-    entries.forEach((entry, i) => {
-      const path = [...base, i];
-      flat.push({ entry, path, ...(parentName !== undefined ? { parentName } : {}) });
-      if (entry.children) walk(entry.children, [...path, 'children'], entry.name);
+  const walk = (entries: InventoryProviderEntry[], up: Flat | undefined, parentName?: string) => {
+    entries.forEach((entry, index) => {
+      const f: Flat = { entry, index, up, ...(parentName !== undefined ? { parentName } : {}) };
+      flat.push(f);
+      if (entry.children) walk(entry.children, f, entry.name);
     });
   };
-  walk(file.providers, ['providers']);
+  walk(file.providers, undefined);
+  const pathOf = (f: Flat, ...rest: PathSegment[]): PathSegment[] => {
+    const indexes: number[] = [];
+    for (let x: Flat | undefined = f; x; x = x.up) indexes.push(x.index);
+    const out: PathSegment[] = ['providers'];
+    for (let i = indexes.length - 1; i >= 0; i -= 1) {
+      out.push(indexes[i] as number);
+      if (i > 0) out.push('children');
+    }
+    return [...out, ...rest];
+  };
 
   const byName = new Map<string, Flat>();
-  const uuidOf = new Map<string, string>();
   const seenUuids = new Map<string, string>();
   for (const f of flat) {
-    const { entry, path } = f;
+    const { entry } = f;
     if (byName.has(entry.name)) {
-      report([...path, 'name'], {
+      report(pathOf(f, 'name'), {
         code: 'inventory/duplicate-provider',
         message: `The provider name ${entry.name} is used twice.`,
       });
@@ -335,50 +440,56 @@ export function resolveInventory(
     byName.set(entry.name, f);
     let uuid: string;
     if (entry.uuid !== undefined) {
-      if (!isUuidLike(entry.uuid)) {
-        report([...path, 'uuid'], {
+      if (!CANONICAL_UUID.test(entry.uuid) && !isUuidLike(entry.uuid)) {
+        report(pathOf(f, 'uuid'), {
           code: 'inventory/invalid-uuid',
           message: `The uuid of provider ${entry.name} is not a UUID: '${entry.uuid}'.`,
           hint: 'leave uuid out to derive a stable one from the name',
         });
         continue;
       }
-      uuid = normalizeUuid(entry.uuid) as string;
+      uuid = CANONICAL_UUID.test(entry.uuid) ? entry.uuid : (normalizeUuid(entry.uuid) as string);
     } else uuid = uuidFromName(`provider:${entry.name}`);
     const other = seenUuids.get(uuid);
     if (other) {
-      report([...path, 'uuid'], {
+      report(pathOf(f, 'uuid'), {
         code: 'inventory/duplicate-provider',
         message: `Providers ${other} and ${entry.name} share the uuid ${uuid}.`,
       });
       continue;
     }
     seenUuids.set(uuid, entry.name);
-    uuidOf.set(entry.name, uuid);
+    f.uuid = uuid;
   }
   const refToName = (ref: string): string | undefined => {
     if (byName.has(ref)) return ref;
+    // A uuid as this file normalised it (a usage names its provider so) needs no parsing.
+    const known = seenUuids.get(ref);
+    if (known !== undefined) return known;
     const u = isUuidLike(ref) ? normalizeUuid(ref) : undefined;
     return u ? seenUuids.get(u) : undefined;
   };
 
-  const resolved = new Map<string, ResolvedProvider>();
-  const parents = new Map<string, string | undefined>();
+  // The resolved provider of a name (the entry that owns it).
+  const resolvedOf = (name: string): ResolvedProvider | undefined => byName.get(name)?.resolved;
+  // Aggregate uuids as written → normalised: a cloud has few aggregates and many mentions of each.
+  const aggregateUuids = new Map<string, string>();
   for (const f of flat) {
-    const { entry, path } = f;
-    const uuid = uuidOf.get(entry.name);
-    if (!uuid || byName.get(entry.name) !== f) continue;
+    const { entry } = f;
+    // Only the entry that owns its name gets a uuid.
+    const uuid = f.uuid;
+    if (!uuid) continue;
     let parentName = f.parentName;
     if (entry.parent !== undefined) {
       if (parentName !== undefined) {
-        report([...path, 'parent'], {
+        report(pathOf(f, 'parent'), {
           code: 'inventory/conflicting-parent',
           message: `Provider ${entry.name} is nested under ${parentName} and also names parent ${entry.parent}.`,
         });
       } else {
         parentName = refToName(entry.parent);
         if (!parentName) {
-          report([...path, 'parent'], {
+          report(pathOf(f, 'parent'), {
             code: 'inventory/unknown-parent',
             message: `The parent ${entry.parent} of provider ${entry.name} is not a provider of this file.`,
             ...hint(suggest(entry.parent, [...byName.keys()])),
@@ -386,20 +497,38 @@ export function resolveInventory(
         }
       }
     }
-    parents.set(entry.name, parentName);
+    f.parentRef = parentName;
     const inventories: Record<string, Inventory> = {};
     for (const [rc, raw] of Object.entries(entry.inventories ?? {})) {
-      checkClass(rc, [...path, 'inventories', rc]);
+      checkClass(rc, () => pathOf(f, 'inventories', rc));
+      // One literal of one shape (the key order of the defaults, then total:
+      // the order a spread of the defaults gives), whatever the file wrote.
       const inv: Inventory =
-        typeof raw === 'number' ? { ...INVENTORY_DEFAULTS, total: raw } : { ...INVENTORY_DEFAULTS, ...raw };
+        typeof raw === 'number'
+          ? {
+              reserved: INVENTORY_DEFAULTS.reserved,
+              min_unit: INVENTORY_DEFAULTS.min_unit,
+              max_unit: INVENTORY_DEFAULTS.max_unit,
+              step_size: INVENTORY_DEFAULTS.step_size,
+              allocation_ratio: INVENTORY_DEFAULTS.allocation_ratio,
+              total: raw,
+            }
+          : {
+              reserved: raw.reserved ?? INVENTORY_DEFAULTS.reserved,
+              min_unit: raw.min_unit ?? INVENTORY_DEFAULTS.min_unit,
+              max_unit: raw.max_unit ?? INVENTORY_DEFAULTS.max_unit,
+              step_size: raw.step_size ?? INVENTORY_DEFAULTS.step_size,
+              allocation_ratio: raw.allocation_ratio ?? INVENTORY_DEFAULTS.allocation_ratio,
+              total: raw.total,
+            };
       if (inv.reserved > inv.total) {
-        report([...path, 'inventories', rc, 'reserved'], {
+        report(pathOf(f, 'inventories', rc, 'reserved'), {
           code: 'inventory/reserved-above-total',
           message: `The reserved amount of ${rc} on ${entry.name} (${inv.reserved}) is greater than its total (${inv.total}).`,
         });
       }
       if (inv.min_unit > inv.max_unit) {
-        report([...path, 'inventories', rc, 'min_unit'], {
+        report(pathOf(f, 'inventories', rc, 'min_unit'), {
           code: 'inventory/min-above-max',
           message: `min_unit of ${rc} on ${entry.name} (${inv.min_unit}) is greater than max_unit (${inv.max_unit}); nothing could be allocated.`,
           severity: 'warning',
@@ -408,64 +537,66 @@ export function resolveInventory(
       inventories[rc] = inv;
     }
     (entry.traits ?? []).forEach((t, i) => {
-      checkTrait(t, [...path, 'traits', i]);
+      checkTrait(t, () => pathOf(f, 'traits', i));
     });
     const aggregates: string[] = [];
     (entry.aggregates ?? []).forEach((a, i) => {
-      const alias = aliases.get(a);
+      const alias = aliases.get(a) ?? aggregateUuids.get(a);
       if (alias) aggregates.push(alias);
-      else if (isUuidLike(a)) aggregates.push(normalizeUuid(a) as string);
-      else {
-        report([...path, 'aggregates', i], {
+      else if (isUuidLike(a)) {
+        const uuid = normalizeUuid(a) as string;
+        aggregateUuids.set(a, uuid);
+        aggregates.push(uuid);
+      } else {
+        report(pathOf(f, 'aggregates', i), {
           code: 'inventory/unknown-aggregate',
           message: `The aggregate ${a} of provider ${entry.name} is neither a UUID nor an alias from the aggregates section.`,
           ...hint(suggest(a, [...aliases.keys()])),
         });
       }
     });
-    resolved.set(entry.name, {
+    f.resolved = {
       name: entry.name,
       uuid,
       parentUuid: null,
       inventories,
-      traits: [...new Set(entry.traits ?? [])],
-      aggregates: [...new Set(aggregates)],
-    });
+      traits: uniqueList(entry.traits ?? []),
+      aggregates: uniqueList(aggregates),
+    };
   }
   // Parents resolved; order parents first and refuse loops. Iterative, so a
   // parent chain of any length cannot overflow the stack.
   const ordered: ResolvedProvider[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  for (const start of resolved.keys()) {
-    if (state.has(start)) continue;
-    const chain: string[] = [];
-    let cur: string | undefined = start;
-    let loopAt: string | undefined;
-    while (cur !== undefined && resolved.has(cur) && state.get(cur) !== 'done') {
-      if (state.get(cur) === 'visiting') {
+  const VISITING = 1;
+  const DONE = 2;
+  for (const start of flat) {
+    if (!start.resolved || start.mark !== undefined) continue;
+    const chain: Flat[] = [];
+    let cur: Flat | undefined = start;
+    let loopAt: Flat | undefined;
+    while (cur?.resolved && cur.mark !== DONE) {
+      if (cur.mark === VISITING) {
         loopAt = cur;
         break;
       }
-      state.set(cur, 'visiting');
+      cur.mark = VISITING;
       chain.push(cur);
-      cur = parents.get(cur);
+      cur = cur.parentRef === undefined ? undefined : byName.get(cur.parentRef);
     }
     if (loopAt !== undefined) {
-      const cycle = [...chain.slice(chain.indexOf(loopAt)), loopAt];
-      const f = byName.get(loopAt) as Flat;
-      report([...f.path, 'parent'], {
+      const cycle = [...chain.slice(chain.indexOf(loopAt)), loopAt].map((x) => x.entry.name);
+      report(pathOf(loopAt, 'parent'), {
         code: 'inventory/parent-loop',
         message: `Providers form a loop through their parents: ${cycle.join(' -> ')}.`,
       });
-      for (const name of chain) state.set(name, 'done');
+      for (const x of chain) x.mark = DONE;
       continue;
     }
     for (let i = chain.length - 1; i >= 0; i -= 1) {
-      const name = chain[i] as string;
-      state.set(name, 'done');
-      const r = resolved.get(name) as ResolvedProvider;
-      const parent = parents.get(name);
-      if (parent !== undefined) r.parentUuid = resolved.get(parent)?.uuid ?? null;
+      const x = chain[i] as Flat;
+      x.mark = DONE;
+      const r = x.resolved as ResolvedProvider;
+      if (x.parentRef !== undefined) r.parentUuid = resolvedOf(x.parentRef)?.uuid ?? null;
       ordered.push(r);
     }
   }
@@ -477,14 +608,14 @@ export function resolveInventory(
     providerRef: string,
     rc: string,
     amount: number,
-    path: PathSegment[],
+    pathOf: () => PathSegment[],
     into: Record<string, Record<string, number>>,
   ) => {
     const name = refToName(providerRef);
-    const p = name ? resolved.get(name) : undefined;
+    const p = name ? resolvedOf(name) : undefined;
     if (!p) {
       report(
-        path.slice(0, -1),
+        () => pathOf().slice(0, -1),
         {
           code: 'inventory/unknown-provider',
           message: `Allocations name provider ${providerRef}, which this file does not define.`,
@@ -497,7 +628,7 @@ export function resolveInventory(
     const inv = p.inventories[rc];
     if (!inv) {
       report(
-        path,
+        pathOf,
         {
           code: 'inventory/no-inventory',
           message: `Provider ${p.name} has no ${rc} inventory to allocate from.`,
@@ -510,14 +641,14 @@ export function resolveInventory(
     used.set(p.uuid, per);
     const now = (per.get(rc) ?? 0) + amount;
     if (now > (inv.total - inv.reserved) * inv.allocation_ratio) {
-      report(path, {
+      report(pathOf, {
         code: 'inventory/capacity-exceeded',
         message: `Allocating ${amount} ${rc} on ${p.name} exceeds its capacity (${Math.trunc((inv.total - inv.reserved) * inv.allocation_ratio)}, ${per.get(rc) ?? 0} already used).`,
       });
       return;
     }
     if (amount < inv.min_unit || amount > inv.max_unit || amount % inv.step_size !== 0) {
-      report(path, {
+      report(pathOf, {
         code: 'inventory/allocation-constraints',
         message: `Allocating ${amount} ${rc} on ${p.name} breaks its min_unit/max_unit/step_size (${inv.min_unit}/${inv.max_unit}/${inv.step_size}).`,
       });
@@ -529,11 +660,12 @@ export function resolveInventory(
     into[p.uuid] = inner;
   };
   for (const f of flat) {
-    const p = resolved.get(f.entry.name);
-    if (!p || !f.entry.usages) continue;
+    if (!f.entry.usages) continue;
+    const p = resolvedOf(f.entry.name);
+    if (!p) continue;
     const allocations: Record<string, Record<string, number>> = {};
     for (const [rc, amount] of Object.entries(f.entry.usages))
-      allocate(p.uuid, rc, amount, [...f.path, 'usages', rc], allocations);
+      allocate(p.uuid, rc, amount, () => pathOf(f, 'usages', rc), allocations);
     if (Object.keys(allocations).length) {
       consumers.push({
         uuid: uuidFromName(`usage:${p.uuid}`),
@@ -566,7 +698,7 @@ export function resolveInventory(
     const allocations: Record<string, Record<string, number>> = {};
     for (const [ref, resources] of Object.entries(c.allocations)) {
       for (const [rc, amount] of Object.entries(resources))
-        allocate(ref, rc, amount, [...path, 'allocations', ref, rc], allocations);
+        allocate(ref, rc, amount, () => [...path, 'allocations', ref, rc], allocations);
     }
     consumers.push({
       uuid,
@@ -592,6 +724,17 @@ export function resolveInventory(
 }
 
 const STANDARD_CLASS_LIST: readonly string[] = STANDARD_RESOURCE_CLASSES;
+
+/** A UUID already in the spelling `normalizeUuid` gives: most files write them so, and need no rewriting. */
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A copy of `list` without repeats, first occurrences kept; no set for the short lists of a provider. */
+function uniqueList(list: readonly string[]): string[] {
+  if (list.length > 16) return [...new Set(list)];
+  const out: string[] = [];
+  for (const x of list) if (!out.includes(x)) out.push(x);
+  return out;
+}
 
 function hint(suggestions: string[]): { hint?: string } {
   const h = didYouMean(suggestions);

@@ -10,6 +10,7 @@ import {
   ValidationError,
 } from '@stackspec/core';
 import { PLACEMENT_ERROR_CODES, type PlacementErrorCode } from '../errors.js';
+import type { ConsumerState, PlacementChange, ProviderState } from './changes.js';
 
 /** Placement's largest integer for inventory fields (a signed 32-bit column). */
 export const MAX_INT = 2147483647;
@@ -197,7 +198,12 @@ export class ProviderStore {
   readonly #classes = new Map<string, Date>();
   readonly #standardTraits: ReadonlySet<string>;
   #nextId = 1;
+  /** Providers by id (sparse), and the largest id held: keeps {@link providers} in id order. */
+  readonly #ids: (Provider | undefined)[] = [];
+  #lastId = 0;
   #nested = 0;
+  /** While {@link stage} runs: the state of everything a write touches, before it did. */
+  #recorder: Recorder | undefined;
   /** Each root's providers in preorder, built on demand; emptied when any tree changes. */
   readonly #trees = new Map<Provider, readonly Provider[]>();
   #revision = 0;
@@ -364,23 +370,31 @@ export class ProviderStore {
       byProvider = new Map();
       this.#entries.set(rc, byProvider);
     }
-    const fields = {
-      limit: (inv.total - inv.reserved) * inv.allocation_ratio,
-      used: p.usages.get(rc) ?? 0,
-      minUnit: inv.min_unit,
-      maxUnit: inv.max_unit,
-      stepSize: inv.step_size,
-    };
-    const existing = byProvider.get(p);
-    if (existing) Object.assign(existing, fields);
-    else {
-      const entry = { provider: p, ...fields };
+    const limit = (inv.total - inv.reserved) * inv.allocation_ratio;
+    const used = p.usages.get(rc) ?? 0;
+    let entry = byProvider.get(p);
+    if (entry) {
+      entry.limit = limit;
+      entry.used = used;
+      entry.minUnit = inv.min_unit;
+      entry.maxUnit = inv.max_unit;
+      entry.stepSize = inv.step_size;
+    } else {
+      // One literal of one shape: no temporary object per write (a bulk load makes hundreds of thousands).
+      entry = {
+        provider: p,
+        limit,
+        used,
+        minUnit: inv.min_unit,
+        maxUnit: inv.max_unit,
+        stepSize: inv.step_size,
+      };
       byProvider.set(p, entry);
       p.capacity.set(rc, entry);
       setDense(p.capacityByIndex, index, entry);
       this.#entryLists.delete(rc);
     }
-    this.#writeColumn(p, index, byProvider.get(p));
+    this.#writeColumn(p, index, entry);
   }
 
   #syncUsage(p: Provider): void {
@@ -434,6 +448,413 @@ export class ProviderStore {
   }
 
   // -------------------------------------------------------------------------
+  // Changes as data: staged writes, applied changes, states
+
+  /** A provider's state as a change carries it (a copy). */
+  providerState(p: Provider): ProviderState {
+    const inventories: Record<string, Inventory> = {};
+    for (const [rc, inv] of p.inventories) inventories[rc] = { ...inv };
+    return {
+      id: p.id,
+      uuid: p.uuid,
+      name: p.name,
+      parentUuid: p.parent?.uuid ?? null,
+      generation: p.generation,
+      inventories,
+      traits: [...p.traits],
+      aggregates: [...p.aggregates],
+      createdAt: p.createdAt.toISOString(),
+      updatedAt: p.updatedAt.toISOString(),
+    };
+  }
+
+  /** A consumer's state as a change carries it (a copy). */
+  consumerState(c: Consumer): ConsumerState {
+    const allocations: Record<string, Record<string, number>> = {};
+    for (const [rp, inner] of c.allocations) allocations[rp] = Object.fromEntries(inner);
+    return {
+      uuid: c.uuid,
+      projectId: c.projectId,
+      userId: c.userId,
+      consumerType: c.consumerType,
+      generation: c.generation,
+      allocations,
+      createdAt: c.createdAt.toISOString(),
+      updatedAt: c.updatedAt.toISOString(),
+    };
+  }
+
+  /**
+   * Runs `decide` (any sequence of this store's writes, which check
+   * Placement's rules and throw its refusals) without keeping what it does:
+   * returns its value and the changes it made, and leaves the store as it
+   * was. All of it runs synchronously, so no reader ever sees the staged
+   * state. What `decide` throws is rethrown, with the store put back.
+   * A durable store writes the changes to its database and then hands them
+   * to {@link applyChanges}. Not reentrant.
+   */
+  stage<T>(decide: (store: ProviderStore) => T): StagedWrite<T> {
+    if (this.#recorder) throw new Error('ProviderStore.stage cannot run inside another stage');
+    const rec: Recorder = {
+      providers: new Map(),
+      consumers: new Map(),
+      traits: new Map(),
+      classes: new Map(),
+      renames: [],
+    };
+    this.#recorder = rec;
+    let value: T | undefined;
+    let failed = false;
+    let failure: unknown;
+    try {
+      value = decide(this);
+    } catch (e) {
+      failed = true;
+      failure = e;
+    } finally {
+      this.#recorder = undefined;
+    }
+    const before = beforeChanges(rec);
+    const changes = failed ? [] : this.#afterChanges(rec);
+    this.applyChanges(before);
+    if (failed) throw failure;
+    return { value: value as T, changes, before };
+  }
+
+  #afterChanges(rec: Recorder): PlacementChange[] {
+    const out: PlacementChange[] = [];
+    const renamed = new Set(rec.renames.flatMap((r) => [r.from, r.to]));
+    for (const r of rec.renames) out.push({ type: 'rename-resource-class', from: r.from, to: r.to });
+    for (const [name, was] of rec.traits) {
+      const now = this.#traits.get(name)?.toISOString() ?? null;
+      if (now !== was) out.push({ type: 'trait', name, createdAt: now });
+    }
+    for (const [name, was] of rec.classes) {
+      if (renamed.has(name)) continue;
+      const now = this.#classes.get(name)?.toISOString() ?? null;
+      if (now !== was) out.push({ type: 'resource-class', name, createdAt: now });
+    }
+    for (const [uuid, was] of rec.providers) {
+      const p = this.#byUuid.get(uuid);
+      const state = p ? this.providerState(p) : null;
+      if (!sameState(state, was)) out.push({ type: 'provider', uuid, state });
+    }
+    for (const [uuid, was] of rec.consumers) {
+      const c = this.#consumers.get(uuid);
+      const state = c ? this.consumerState(c) : null;
+      if (!sameState(state, was)) out.push({ type: 'consumer', uuid, state });
+    }
+    return out;
+  }
+
+  #noteProvider(uuid: string): void {
+    const rec = this.#recorder;
+    if (!rec || rec.providers.has(uuid)) return;
+    const p = this.#byUuid.get(uuid);
+    rec.providers.set(uuid, p ? this.providerState(p) : null);
+  }
+
+  #noteConsumer(uuid: string): void {
+    const rec = this.#recorder;
+    if (!rec || rec.consumers.has(uuid)) return;
+    const c = this.#consumers.get(uuid);
+    rec.consumers.set(uuid, c ? this.consumerState(c) : null);
+  }
+
+  #noteTrait(name: string): void {
+    const rec = this.#recorder;
+    if (!rec || rec.traits.has(name)) return;
+    rec.traits.set(name, this.#traits.get(name)?.toISOString() ?? null);
+  }
+
+  #noteClass(name: string): void {
+    const rec = this.#recorder;
+    if (!rec || rec.classes.has(name)) return;
+    rec.classes.set(name, this.#classes.get(name)?.toISOString() ?? null);
+  }
+
+  /**
+   * Applies changes (see `PlacementChange`) as one step: synchronously, so a
+   * reader sees all of them or none. Each carries the whole state of what
+   * it names, so applying a change twice does nothing more; within one call
+   * their order does not matter (providers are created before parents are
+   * linked, deletions come last). Writes through here are not checked
+   * against Placement's rules: they are writes that were already checked
+   * and committed. A `reload` change is not applied here (see `reset`).
+   */
+  applyChanges(changes: readonly PlacementChange[]): void {
+    if (!changes.length) return;
+    const providers: { uuid: string; state: ProviderState | null }[] = [];
+    const consumers: { uuid: string; state: ConsumerState | null }[] = [];
+    const goneTraits: string[] = [];
+    const goneClasses: string[] = [];
+    for (const c of changes) {
+      switch (c.type) {
+        case 'rename-resource-class': {
+          const created = this.#classes.get(c.from);
+          if (created !== undefined && !this.#classes.has(c.to)) {
+            this.#classes.delete(c.from);
+            this.#classes.set(c.to, created);
+          }
+          break;
+        }
+        case 'trait':
+          if (c.createdAt === null) goneTraits.push(c.name);
+          else this.#traits.set(c.name, new Date(c.createdAt));
+          break;
+        case 'resource-class':
+          if (c.createdAt === null) goneClasses.push(c.name);
+          else this.#classes.set(c.name, new Date(c.createdAt));
+          break;
+        case 'provider':
+          providers.push(c);
+          break;
+        case 'consumer':
+          consumers.push(c);
+          break;
+        case 'reload':
+          break;
+      }
+    }
+    const touched = new Set<Provider>();
+    // Names first out, then in: two providers may swap names in one change.
+    for (const c of providers) {
+      const p = this.#byUuid.get(c.uuid);
+      if (p && (!c.state || c.state.name !== p.name) && this.#byName.get(p.name) === p)
+        this.#byName.delete(p.name);
+    }
+    const placed: [Provider, ProviderState][] = [];
+    for (const c of providers) {
+      if (!c.state) continue;
+      const p =
+        this.#byUuid.get(c.uuid) ??
+        this.#newProvider({
+          id: c.state.id,
+          uuid: c.uuid,
+          name: c.state.name,
+          createdAt: new Date(c.state.createdAt),
+          updatedAt: new Date(c.state.updatedAt),
+        });
+      this.#setFields(p, c.state);
+      placed.push([p, c.state]);
+      touched.add(p);
+    }
+    for (const [p, state] of placed) {
+      this.#setParent(p, state.parentUuid === null ? undefined : this.#byUuid.get(state.parentUuid));
+    }
+    for (const c of consumers) this.#setConsumer(c.uuid, c.state, touched);
+    for (const c of providers) {
+      if (c.state) continue;
+      const p = this.#byUuid.get(c.uuid);
+      if (p) {
+        this.#removeProvider(p);
+        touched.delete(p);
+      }
+    }
+    for (const t of goneTraits) if (!this.#standardTraits.has(t)) this.#traits.delete(t);
+    const standard = new Set<string>(STANDARD_RESOURCE_CLASSES);
+    for (const rc of goneClasses) if (!standard.has(rc)) this.#classes.delete(rc);
+    for (const p of touched) {
+      for (const [rc, n] of p.usages) if (n === 0) p.usages.delete(rc);
+      this.#syncUsage(p);
+    }
+    this.#revision += 1;
+  }
+
+  /**
+   * Empties the store (standard traits and resource classes only, as a new
+   * store has), before the whole state is applied again; synchronous, like
+   * {@link applyChanges}.
+   */
+  reset(): void {
+    for (const m of [
+      this.#byUuid,
+      this.#byName,
+      this.#aggregateIndex,
+      this.#traitIndex,
+      this.#classIndex,
+      this.#entries,
+      this.#entryLists,
+      this.#consumers,
+      this.#traits,
+      this.#classes,
+      this.#trees,
+    ])
+      m.clear();
+    this.#columns.length = 0;
+    this.#ids.length = 0;
+    this.#lastId = 0;
+    this.#nextId = 1;
+    this.#nested = 0;
+    const now = this.#clock();
+    for (const t of this.#standardTraits) this.#traits.set(t, now);
+    for (const c of STANDARD_RESOURCE_CLASSES) this.#classes.set(c, now);
+    this.#revision += 1;
+  }
+
+  /** A provider with nothing yet, kept in id order (`id` 0: the next free one). */
+  #newProvider(init: { id: number; uuid: string; name: string; createdAt: Date; updatedAt: Date }): Provider {
+    const id = init.id > 0 ? init.id : Math.max(this.#nextId, this.#lastId + 1);
+    this.#nextId = Math.max(this.#nextId, id + 1);
+    const provider = {
+      id,
+      uuid: init.uuid,
+      uuidJson: JSON.stringify(init.uuid),
+      name: init.name,
+      generation: 0,
+      parent: undefined,
+      root: undefined as unknown as Provider,
+      children: new Set<Provider>(),
+      inventories: new Map<string, Inventory>(),
+      usages: new Map<string, number>(),
+      traits: new Set<string>(),
+      aggregates: new Set<string>(),
+      capacity: new Map<string, CapacityEntry>(),
+      capacityByIndex: [],
+      createdAt: init.createdAt,
+      updatedAt: init.updatedAt,
+    } satisfies Provider as Provider;
+    provider.root = provider;
+    setDense(this.#ids, id, provider);
+    if (id > this.#lastId) {
+      this.#byUuid.set(init.uuid, provider);
+      this.#lastId = id;
+    } else {
+      // Rare: a provider numbered below the newest (restored, or created by
+      // another server meanwhile). Map order is insertion order: rebuild it.
+      const all = [...this.#byUuid.values(), provider].sort((a, b) => a.id - b.id);
+      this.#byUuid.clear();
+      for (const p of all) this.#byUuid.set(p.uuid, p);
+    }
+    this.#forgetTrees();
+    return provider;
+  }
+
+  /** Everything of a provider but its parent and usages, from a state. */
+  #setFields(p: Provider, state: ProviderState): void {
+    p.name = state.name;
+    this.#byName.set(p.name, p);
+    p.generation = state.generation;
+    p.createdAt = new Date(state.createdAt);
+    p.updatedAt = new Date(state.updatedAt);
+    for (const rc of [...p.inventories.keys()]) {
+      if (rc in state.inventories) continue;
+      p.inventories.delete(rc);
+      this.#unindex(this.#classIndex, rc, p);
+      this.#setEntry(p, rc, undefined);
+    }
+    for (const [rc, inv] of Object.entries(state.inventories)) {
+      const current = p.inventories.get(rc);
+      if (current && sameInventory(current, inv)) continue;
+      p.inventories.set(rc, copyInventory(inv));
+      this.#index(this.#classIndex, rc, p);
+      this.#setEntry(p, rc, inv);
+    }
+    if (!sameList([...p.traits], state.traits)) {
+      const wanted = new Set(state.traits);
+      for (const t of p.traits) if (!wanted.has(t)) this.#unindex(this.#traitIndex, t, p);
+      for (const t of wanted) this.#index(this.#traitIndex, t, p);
+      p.traits.clear();
+      for (const t of [...wanted].sort()) p.traits.add(t);
+    }
+    if (!sameList([...p.aggregates], state.aggregates)) {
+      const wanted = new Set(state.aggregates);
+      for (const a of p.aggregates) if (!wanted.has(a)) this.#unindex(this.#aggregateIndex, a, p);
+      for (const a of wanted) this.#index(this.#aggregateIndex, a, p);
+      p.aggregates.clear();
+      for (const a of wanted) p.aggregates.add(a);
+    }
+  }
+
+  // Clearing a map gives it a new table even when it is empty: a bulk load would make one per provider.
+  #forgetTrees(): void {
+    if (this.#trees.size) this.#trees.clear();
+  }
+
+  /** Moves `p` (with its subtree) under `parent`, or makes it a root; children stay in id order. */
+  #setParent(p: Provider, parent: Provider | undefined): void {
+    if (p.parent === parent) return;
+    this.#forgetTrees();
+    if (p.parent) {
+      p.parent.children.delete(p);
+      this.#nested -= 1;
+    }
+    p.parent = parent;
+    if (parent) {
+      const last = [...parent.children].at(-1);
+      if (!last || last.id < p.id) parent.children.add(p);
+      else {
+        const all = [...parent.children, p].sort((a, b) => a.id - b.id);
+        parent.children.clear();
+        for (const c of all) parent.children.add(c);
+      }
+      this.#nested += 1;
+    }
+    // The root from the parent links (a guard against a loop a bad change could make).
+    let root = p;
+    for (let i = 0; root.parent && i <= this.#byUuid.size; i += 1) root = root.parent;
+    const stack = [p];
+    while (stack.length) {
+      const q = stack.pop() as Provider;
+      q.root = root;
+      stack.push(...q.children);
+    }
+  }
+
+  /** A consumer's allocations from a state (or none), with the usages they make. */
+  #setConsumer(uuid: string, state: ConsumerState | null, touched: Set<Provider>): void {
+    const old = this.#consumers.get(uuid);
+    if (old) {
+      for (const [rp, inner] of old.allocations) {
+        const p = this.#byUuid.get(rp);
+        if (!p) continue;
+        for (const [rc, n] of inner) p.usages.set(rc, (p.usages.get(rc) ?? 0) - n);
+        touched.add(p);
+      }
+    }
+    if (!state) {
+      this.#consumers.delete(uuid);
+      return;
+    }
+    const allocations = new Map<string, Map<string, number>>();
+    for (const [rp, resources] of Object.entries(state.allocations)) {
+      const inner = new Map(Object.entries(resources));
+      allocations.set(rp, inner);
+      const p = this.#byUuid.get(rp);
+      if (!p) continue;
+      for (const [rc, n] of inner) p.usages.set(rc, (p.usages.get(rc) ?? 0) + n);
+      touched.add(p);
+    }
+    this.#consumers.set(uuid, {
+      uuid,
+      projectId: state.projectId,
+      userId: state.userId,
+      consumerType: state.consumerType,
+      generation: state.generation,
+      allocations,
+      createdAt: new Date(state.createdAt),
+      updatedAt: new Date(state.updatedAt),
+    });
+  }
+
+  /** Takes a provider out of every index (its children, if any, become roots). */
+  #removeProvider(p: Provider): void {
+    for (const rc of p.inventories.keys()) {
+      this.#unindex(this.#classIndex, rc, p);
+      this.#setEntry(p, rc, undefined);
+    }
+    for (const t of p.traits) this.#unindex(this.#traitIndex, t, p);
+    for (const a of p.aggregates) this.#unindex(this.#aggregateIndex, a, p);
+    for (const child of [...p.children]) this.#setParent(child, undefined);
+    if (p.parent) this.#setParent(p, undefined);
+    this.#trees.clear();
+    this.#byUuid.delete(p.uuid);
+    if (this.#byName.get(p.name) === p) this.#byName.delete(p.name);
+    if (this.#ids[p.id] === p) this.#ids[p.id] = undefined;
+    while (this.#lastId > 0 && !this.#ids[this.#lastId]) this.#lastId -= 1;
+  }
+
+  // -------------------------------------------------------------------------
   // Vocabulary
 
   /** Creates a custom trait; returns false when it already existed. Throws 400 for a non-custom name. */
@@ -445,6 +866,7 @@ export class ProviderStore {
         'placement-query/invalid-trait',
       );
     }
+    this.#noteTrait(name);
     this.#traits.set(name, this.#clock());
     this.#revision += 1;
     return true;
@@ -464,6 +886,7 @@ export class ProviderStore {
         'placement-query/trait-in-use',
       );
     }
+    this.#noteTrait(name);
     this.#traits.delete(name);
     this.#revision += 1;
   }
@@ -477,6 +900,7 @@ export class ProviderStore {
         'placement-query/invalid-resource-class',
       );
     }
+    this.#noteClass(name);
     this.#classes.set(name, this.#clock());
     this.#revision += 1;
     return true;
@@ -505,6 +929,17 @@ export class ProviderStore {
         PLACEMENT_ERROR_CODES.default,
         'placement-query/duplicate-resource-class',
       );
+    }
+    if (this.#recorder) {
+      this.#noteClass(from);
+      this.#noteClass(to);
+      this.#recorder.renames.push({ from, to });
+      for (const p of this.#byUuid.values()) {
+        if (p.inventories.has(from) || p.usages.has(from)) this.#noteProvider(p.uuid);
+      }
+      for (const c of this.#consumers.values()) {
+        for (const inner of c.allocations.values()) if (inner.has(from)) this.#noteConsumer(c.uuid);
+      }
     }
     const rename = <V>(m: Map<string, V>) => {
       if (!m.has(from)) return;
@@ -553,6 +988,7 @@ export class ProviderStore {
         'placement-query/resource-class-in-use',
       );
     }
+    this.#noteClass(name);
     this.#classes.delete(name);
     this.#revision += 1;
   }
@@ -566,7 +1002,7 @@ export class ProviderStore {
    */
   createProvider(input: { name: string; uuid: string; parentUuid?: string | null }): Provider {
     const { name, uuid } = input;
-    if (!isUuidLike(uuid)) {
+    if (!HYPHENATED_UUID.test(uuid) && !isUuidLike(uuid)) {
       throw badRequest(
         `The provider uuid ${JSON.stringify(uuid)} is not a UUID.`,
         'placement-query/invalid-uuid',
@@ -600,32 +1036,10 @@ export class ProviderStore {
       }
       parent = this.#byUuid.get(input.parentUuid);
     }
+    this.#noteProvider(uuid);
     const now = this.#clock();
-    const provider = {
-      id: this.#nextId++,
-      uuid,
-      uuidJson: JSON.stringify(uuid),
-      name,
-      generation: 0,
-      parent,
-      root: undefined as unknown as Provider,
-      children: new Set<Provider>(),
-      inventories: new Map<string, Inventory>(),
-      usages: new Map<string, number>(),
-      traits: new Set<string>(),
-      aggregates: new Set<string>(),
-      capacity: new Map<string, CapacityEntry>(),
-      capacityByIndex: [],
-      createdAt: now,
-      updatedAt: now,
-    } satisfies Provider;
-    provider.root = parent ? parent.root : provider;
-    if (parent) {
-      parent.children.add(provider);
-      this.#nested += 1;
-      this.#trees.delete(provider.root);
-    }
-    this.#byUuid.set(uuid, provider);
+    const provider = this.#newProvider({ id: 0, uuid, name, createdAt: now, updatedAt: now });
+    if (parent) this.#setParent(provider, parent);
     this.#byName.set(name, provider);
     this.#revision += 1;
     return provider;
@@ -674,30 +1088,13 @@ export class ProviderStore {
         newParent = undefined;
       }
     }
+    this.#noteProvider(uuid);
     if (changes.name !== undefined && changes.name !== p.name) {
       this.#byName.delete(p.name);
       p.name = changes.name;
       this.#byName.set(p.name, p);
     }
-    if (newParent !== null) {
-      this.#trees.clear();
-      if (p.parent) {
-        p.parent.children.delete(p);
-        this.#nested -= 1;
-      }
-      p.parent = newParent;
-      if (newParent) {
-        newParent.children.add(p);
-        this.#nested += 1;
-      }
-      const root = newParent ? newParent.root : p;
-      const stack = [p];
-      while (stack.length) {
-        const q = stack.pop() as Provider;
-        q.root = root;
-        stack.push(...q.children);
-      }
-    }
+    if (newParent !== null) this.#setParent(p, newParent);
     p.updatedAt = this.#clock();
     this.#revision += 1;
     return p;
@@ -733,19 +1130,8 @@ export class ProviderStore {
         );
       }
     }
-    for (const rc of p.inventories.keys()) {
-      this.#classIndex.get(rc)?.delete(p);
-      this.#setEntry(p, rc, undefined);
-    }
-    for (const t of p.traits) this.#unindex(this.#traitIndex, t, p);
-    for (const a of p.aggregates) this.#unindex(this.#aggregateIndex, a, p);
-    this.#trees.delete(p.root);
-    if (p.parent) {
-      p.parent.children.delete(p);
-      this.#nested -= 1;
-    }
-    this.#byUuid.delete(uuid);
-    this.#byName.delete(p.name);
+    this.#noteProvider(uuid);
+    this.#removeProvider(p);
     this.#revision += 1;
   }
 
@@ -797,7 +1183,7 @@ export class ProviderStore {
         );
       }
     }
-    const removed = [...p.inventories.keys()].filter((rc) => !(rc in inventories));
+    const removed = p.inventories.size ? [...p.inventories.keys()].filter((rc) => !(rc in inventories)) : [];
     const inUse = removed.filter((rc) => (p.usages.get(rc) ?? 0) > 0);
     if (inUse.length) {
       throw conflict(
@@ -806,13 +1192,14 @@ export class ProviderStore {
         'placement-query/inventory-in-use',
       );
     }
+    this.#noteProvider(uuid);
     for (const rc of removed) {
       p.inventories.delete(rc);
       this.#unindex(this.#classIndex, rc, p);
       this.#setEntry(p, rc, undefined);
     }
     for (const [rc, inv] of Object.entries(inventories)) {
-      p.inventories.set(rc, { ...inv });
+      p.inventories.set(rc, copyInventory(inv));
       this.#index(this.#classIndex, rc, p);
       this.#setEntry(p, rc, inv);
     }
@@ -825,15 +1212,17 @@ export class ProviderStore {
     const p = this.requireProvider(uuid);
     this.checkGeneration(p, generation);
     const wanted = new Set(traits);
-    const unknown = [...wanted].filter((t) => !this.#traits.has(t));
+    const unknown: string[] = [];
+    for (const t of wanted) if (!this.#traits.has(t)) unknown.push(t);
     if (unknown.length) {
       throw badRequest(`No such trait(s): ${unknown.join(', ')}.`, 'placement-query/unknown-trait');
     }
+    this.#noteProvider(uuid);
     for (const t of p.traits) if (!wanted.has(t)) this.#unindex(this.#traitIndex, t, p);
     for (const t of wanted) this.#index(this.#traitIndex, t, p);
     p.traits.clear();
     // Kept in sorted order, the order every answer lists them in.
-    for (const t of [...wanted].sort()) p.traits.add(t);
+    for (const t of wanted.size > 1 ? [...wanted].sort() : wanted) p.traits.add(t);
     this.#touch(p);
     return p;
   }
@@ -843,6 +1232,7 @@ export class ProviderStore {
     const p = this.requireProvider(uuid);
     this.checkGeneration(p, generation);
     const wanted = new Set(aggregates);
+    this.#noteProvider(uuid);
     for (const a of p.aggregates) if (!wanted.has(a)) this.#unindex(this.#aggregateIndex, a, p);
     for (const a of wanted) this.#index(this.#aggregateIndex, a, p);
     p.aggregates.clear();
@@ -924,6 +1314,9 @@ export class ProviderStore {
         }
       }
     }
+    this.#noteConsumer(consumerUuid);
+    for (const rpUuid of [...(old?.allocations.keys() ?? []), ...providers.keys()])
+      this.#noteProvider(rpUuid);
     // Placement bumps the generation of the providers the new allocations
     // name; an empty PUT names the old ones (with amount 0), and DELETE
     // /allocations/{consumer} bumps none.
@@ -990,6 +1383,75 @@ export class ProviderStore {
 }
 
 const EMPTY: ReadonlySet<Provider> = new Set();
+
+/** The usual spelling of a UUID, which `isUuidLike` accepts: checked first, without its rewriting. */
+const HYPHENATED_UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** What {@link ProviderStore.stage} gives back. */
+export interface StagedWrite<T> {
+  /** What the staged writes returned. */
+  value: T;
+  /** The state of everything they changed, after them; empty when nothing changed. */
+  changes: PlacementChange[];
+  /** The state of everything they touched, before them (applying it undoes `changes`). */
+  before: PlacementChange[];
+}
+
+/** The state of what a staged write touched, before it did (null: it did not exist). */
+interface Recorder {
+  providers: Map<string, ProviderState | null>;
+  consumers: Map<string, ConsumerState | null>;
+  traits: Map<string, string | null>;
+  classes: Map<string, string | null>;
+  renames: { from: string; to: string }[];
+}
+
+function beforeChanges(rec: Recorder): PlacementChange[] {
+  const out: PlacementChange[] = [];
+  for (const r of [...rec.renames].reverse())
+    out.push({ type: 'rename-resource-class', from: r.to, to: r.from });
+  for (const [name, createdAt] of rec.traits) out.push({ type: 'trait', name, createdAt });
+  for (const [name, createdAt] of rec.classes) out.push({ type: 'resource-class', name, createdAt });
+  for (const [uuid, state] of rec.providers) out.push({ type: 'provider', uuid, state });
+  for (const [uuid, state] of rec.consumers) out.push({ type: 'consumer', uuid, state });
+  return out;
+}
+
+function sameState(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function sameInventory(a: Inventory, b: Inventory): boolean {
+  return (
+    a.total === b.total &&
+    a.reserved === b.reserved &&
+    a.min_unit === b.min_unit &&
+    a.max_unit === b.max_unit &&
+    a.step_size === b.step_size &&
+    a.allocation_ratio === b.allocation_ratio
+  );
+}
+
+/**
+ * A copy of an inventory record as one literal: every copy shares one shape
+ * (a spread copies whatever shape its input had, and is several times
+ * slower). Keys in the order a spread of {@link INVENTORY_DEFAULTS} with a
+ * total gives, which is how loaded and requested inventories are built.
+ */
+function copyInventory(inv: Inventory): Inventory {
+  return {
+    reserved: inv.reserved,
+    min_unit: inv.min_unit,
+    max_unit: inv.max_unit,
+    step_size: inv.step_size,
+    allocation_ratio: inv.allocation_ratio,
+    total: inv.total,
+  };
+}
 
 // Filled without holes, so reads stay on V8's fast path (readers check the length).
 function setDense<T>(list: (T | undefined)[], index: number, value: T): void {
