@@ -19,6 +19,7 @@ import {
   createPlacementHandler,
   createProviderStore,
   type PlacementServiceOptions,
+  type PlacementStore,
   type ProviderStore,
 } from '@stackspec/placement-query';
 import { VERSION } from './version.js';
@@ -39,8 +40,14 @@ export interface StackspecAppOptions {
   publicUrl: string;
   /** The deploy template store (the embedded PGlite store by default in `serve`). */
   deployTemplates: DeployTemplateStore;
-  /** The Placement state to serve; default empty. */
+  /** The Placement state to serve, kept in memory only; default empty. Ignored with `placementStore`. */
   placement?: ProviderStore;
+  /**
+   * A durable Placement (`@stackspec/placement-query/pglite` or `/postgres`),
+   * already opened: its writes are kept in its database, and `/healthz`
+   * reports whether it can vouch for its state.
+   */
+  placementStore?: PlacementStore;
   /** Placement's candidate generation settings (`max_allocation_candidates` and the others), passed through. */
   placementSearch?: Pick<
     PlacementServiceOptions,
@@ -144,11 +151,11 @@ function strip(request: Request, prefix: string): Request {
  */
 export function createStackspecApp(options: StackspecAppOptions): StackspecApp {
   const base = options.publicUrl.replace(/\/+$/, '');
-  const placementStore = options.placement ?? createProviderStore();
+  const placementStore = options.placementStore?.store ?? options.placement ?? createProviderStore();
   const auth = options.auth ?? 'none';
   const enforceNewDefaults = options.enforceNewDefaults === true;
   const placement = createPlacementHandler({
-    store: placementStore,
+    ...(options.placementStore ? { placement: options.placementStore } : { store: placementStore }),
     prefix: SERVICE_PREFIXES.placement,
     auth,
     enforceNewDefaults,
@@ -197,7 +204,7 @@ export function createStackspecApp(options: StackspecAppOptions): StackspecApp {
       } catch {
         checks.baremetal = 'unavailable';
       }
-      checks.placement = 'ok';
+      checks.placement = options.placementStore?.health().status ?? 'ok';
       checks.compute = 'ok';
       checks.orchestration = 'ok';
       const ok = Object.values(checks).every((v) => v === 'ok');

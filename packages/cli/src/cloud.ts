@@ -14,7 +14,12 @@ import {
   validateDeployTemplate,
 } from '@stackspec/deploy-templates';
 import { readFlavorFile } from '@stackspec/extra-spec-validators';
-import { type AggregateInfo, type ProviderStore, safeLoadInventory } from '@stackspec/placement-query';
+import {
+  type AggregateInfo,
+  type ProviderStore,
+  type ResolvedInventory,
+  safeLoadInventory,
+} from '@stackspec/placement-query';
 import { readCheckedFile } from './check.js';
 import { classifyDocument } from './classify.js';
 import { DriverStepsFileSchema } from './driver-steps.js';
@@ -42,7 +47,12 @@ export interface CloudFlavor {
 /** What a folder of cloud description files holds, for `stackspec schedule`. */
 export interface Cloud {
   flavors: CloudFlavor[];
-  inventory?: { file: string; store: ProviderStore; aggregates: AggregateInfo[] };
+  inventory?: {
+    file: string;
+    store: ProviderStore;
+    aggregates: AggregateInfo[];
+    resolved: ResolvedInventory;
+  };
   templates: (DeployTemplateInput & { file: string })[];
   driverSteps?: { file: string; steps: DriverStep[] };
   /** Problems met while reading (unreadable or invalid files, several inventories). */
@@ -210,7 +220,7 @@ export async function loadCloud(
             name: a.alias,
             metadata: a.metadata,
           }));
-          cloud.inventory = { file, store: r.store, aggregates };
+          cloud.inventory = { file, store: r.store, aggregates, resolved: r.inventory };
         }
         break;
       }

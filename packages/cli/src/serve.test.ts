@@ -5,13 +5,17 @@ import type { CliIO } from '@stackspec/core/cli';
 import { runCli } from '@stackspec/core/cli';
 import type { DeployTemplateStore } from '@stackspec/deploy-templates';
 import { createPgliteStore } from '@stackspec/deploy-templates/pglite';
+import { createPglitePlacementStore } from '@stackspec/placement-query/pglite';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIO } from '../../../test-support/cli.js';
+import { ensurePostgres, POSTGRES_URL } from '../../../test-support/postgres.js';
 import { createStackspecApp } from './app.js';
 import { type StackspecServer, serveStackspec } from './commands/serve.js';
 import { runStackspec } from './program.js';
 
 const INVENTORY = join(__dirname, 'fixtures/cloud/inventory.yaml');
+const postgres = await ensurePostgres(pg.Client);
 let server: StackspecServer;
 
 beforeAll(async () => {
@@ -263,7 +267,9 @@ describe('stackspec serve', () => {
   it('says that Placement data is kept in memory only', async () => {
     const r = await serveWith([], dir);
     expect(r.code).toBe(0);
-    expect(r.out).toContain('\n  Placement data is kept in memory only: it is lost when the server stops.\n');
+    expect(r.out).toContain(
+      '\n  Placement data is kept in memory only: it is lost when the server stops (--data-dir or --database-url keeps it).\n',
+    );
   });
 
   const templates = (url: string) =>
@@ -315,6 +321,110 @@ describe('stackspec serve', () => {
     expect(both.err).toContain('error: Both STACKSPEC_DATA_DIR and STACKSPEC_DATABASE_URL are set');
   });
 
+  const PLACEMENT = { 'OpenStack-API-Version': 'placement 1.39', 'Content-Type': 'application/json' };
+  const providerNames = async (url: string) => {
+    const r = await fetch(`${url}/placement/resource_providers`, { headers: PLACEMENT });
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as { resource_providers: { name: string }[] };
+    return body.resource_providers.map((p) => p.name).sort();
+  };
+  const createProvider = async (url: string, name: string) =>
+    (
+      await fetch(`${url}/placement/resource_providers`, {
+        method: 'POST',
+        headers: PLACEMENT,
+        body: JSON.stringify({ name }),
+      })
+    ).status;
+
+  // Writes through /placement and /baremetal, a restart, then what is still there.
+  async function survivesRestart(args: string[], env: Record<string, string> = {}) {
+    const statuses: number[] = [];
+    let before: string[] = [];
+    const first = await serveWith(
+      [...args, '--inventory', INVENTORY],
+      dir,
+      async (url) => {
+        before = await providerNames(url);
+        statuses.push(
+          await createProvider(url, 'cn-written'),
+          (await createTemplate(url, 'CUSTOM_KEPT')).status,
+        );
+      },
+      env,
+    );
+    expect(first.code, first.err).toBe(0);
+    expect(statuses).toEqual([200, 201]);
+    let after: string[] = [];
+    let kept: string[] = [];
+    const second = await serveWith(
+      [...args, '--inventory', INVENTORY],
+      dir,
+      async (url) => {
+        after = await providerNames(url);
+        const body = (await (await templates(url)).json()) as { deploy_templates: { name: string }[] };
+        kept = body.deploy_templates.map((t) => t.name);
+        const health = (await (await fetch(`${url}/healthz`)).json()) as { checks: Record<string, string> };
+        expect(health.checks.placement).toBe('ok');
+      },
+      env,
+    );
+    expect(second.code, second.err).toBe(0);
+    expect(before.length).toBeGreaterThan(0);
+    expect(after).toEqual([...before, 'cn-written'].sort());
+    expect(kept).toEqual(['CUSTOM_KEPT']);
+    // The second start found a cloud in the database and left the file alone, saying so.
+    expect(second.err).toContain("warning: Placement's database already holds");
+    return { first, second };
+  }
+
+  it('keeps Placement writes in the data directory with the deploy templates, across a restart', async () => {
+    const data = join(dir, 'durable');
+    const { first } = await survivesRestart(['--data-dir', data]);
+    expect(first.out).toContain(`  Placement data is kept in PGlite in ${data}: it survives a restart.\n`);
+    // One lock for both stores: a second opener is refused, naming this directory's holder.
+    const holder = createPglitePlacementStore({ dataDir: data });
+    await holder.open();
+    try {
+      const r = await serveWith(['--data-dir', data], dir);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`error: The directory ${data} is in use by this process (pid ${process.pid})`);
+    } finally {
+      await holder.close();
+    }
+  });
+
+  it.skipIf(!postgres)(
+    'keeps Placement writes in PostgreSQL (schema placement) beside the deploy templates, across a restart',
+    async () => {
+      const database = `stackspec_serve_${process.pid}_${Date.now()}`;
+      const admin = new pg.Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${database}`);
+      const url = new URL(POSTGRES_URL);
+      url.pathname = `/${database}`;
+      try {
+        const { first } = await survivesRestart([], { STACKSPEC_DATABASE_URL: url.href });
+        expect(first.out).toMatch(
+          / {2}Placement data is kept in PostgreSQL at 127\.0\.0\.1:5432\/stackspec_serve_\d+_\d+: it survives a restart\.\n/,
+        );
+        const check = new pg.Client({ connectionString: url.href });
+        await check.connect();
+        try {
+          const rows = await check.query(
+            "SELECT name FROM placement.resource_providers WHERE name = 'cn-written'",
+          );
+          expect(rows.rowCount).toBe(1);
+        } finally {
+          await check.end();
+        }
+      } finally {
+        await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+        await admin.end();
+      }
+    },
+  );
+
   it('refuses a data directory another store holds, with the way to reach its server', async () => {
     const data = join(dir, 'held');
     const holder = createPgliteStore({ dataDir: data });
@@ -341,6 +451,13 @@ describe('stackspec serve', () => {
     const owner = createPgliteStore({ dataDir: data });
     expect((await owner.migrate()).applied).toHaveLength(1);
     await owner.close();
+    // Placement's tables live in the same directory and need their own migration.
+    const placementEarly = await serveWith(['--data-dir', data, '--no-migrate'], dir);
+    expect(placementEarly.code).toBe(1);
+    expect(placementEarly.err).toMatch(/stackspec-placement migrate/);
+    const placementOwner = createPglitePlacementStore({ dataDir: data });
+    expect((await placementOwner.migrate()).applied.length).toBeGreaterThan(0);
+    await placementOwner.close();
     expect((await serveWith(['--data-dir', data, '--no-migrate'], dir)).code).toBe(0);
     const pool = await serveWith(['--data-dir', data, '--pool-size', '3'], dir);
     expect(pool.code).toBe(2);

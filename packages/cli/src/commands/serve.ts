@@ -9,7 +9,8 @@ import {
   createMemoryFlavorStore,
   type ExtraSpecRegistry,
 } from '@stackspec/extra-spec-validators';
-import { loadInventory } from '@stackspec/placement-query';
+import { loadInventory, type ResolvedInventory } from '@stackspec/placement-query';
+import type { PgliteDatabase, SqlPlacementStore } from '@stackspec/placement-query/pglite';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import {
@@ -55,6 +56,13 @@ export interface ServeStackspecOptions {
   inventory?: { text: string; filename: string };
   /** Deploy template store (default: an in-memory PGlite store). */
   deployTemplates?: DeployTemplateStore;
+  /**
+   * A durable Placement (`@stackspec/placement-query/pglite` or `/postgres`),
+   * not yet opened: it is opened before the server listens, loaded with the
+   * inventory when its database holds nothing yet, and closed by `close()`.
+   * Default: Placement's state in memory only.
+   */
+  placementStore?: SqlPlacementStore;
   /** A cloud read by `loadCloud`: its flavors, inventory and deploy templates are served. */
   cloud?: Pick<Cloud, 'flavors' | 'templates' | 'inventory'>;
   auth?: 'none' | 'trusted-headers';
@@ -81,9 +89,29 @@ export async function serveStackspec(options: ServeStackspecOptions = {}): Promi
     if (!options.deployTemplates) await store.close();
     throw e;
   }
-  const placement = options.inventory
-    ? loadInventory(options.inventory.text, { filename: options.inventory.filename }).store
-    : options.cloud?.inventory?.store;
+  const durable = options.placementStore;
+  const loaded = options.inventory
+    ? {
+        file: options.inventory.filename,
+        ...loadInventory(options.inventory.text, { filename: options.inventory.filename }),
+      }
+    : options.cloud?.inventory
+      ? {
+          file: options.cloud.inventory.file,
+          store: options.cloud.inventory.store,
+          inventory: options.cloud.inventory.resolved,
+        }
+      : undefined;
+  if (durable) {
+    try {
+      await openDurablePlacement(durable, loaded, options.log);
+    } catch (e) {
+      await durable.close();
+      if (!options.deployTemplates) await store.close();
+      throw e;
+    }
+  }
+  const placement = durable ? undefined : loaded?.store;
   for (const t of options.cloud?.templates ?? []) {
     // Preload templates the store does not hold yet (a data directory keeps earlier ones).
     if (!(await store.getByName(t.name))) {
@@ -109,6 +137,7 @@ export async function serveStackspec(options: ServeStackspecOptions = {}): Promi
   } catch (e) {
     // A store we opened is ours to close; one handed to us is the caller's.
     if (!options.deployTemplates) await store.close();
+    await durable?.close();
     throw e;
   }
   app = createStackspecApp({
@@ -116,6 +145,7 @@ export async function serveStackspec(options: ServeStackspecOptions = {}): Promi
     deployTemplates: store,
     flavors,
     ...(placement ? { placement } : {}),
+    ...(durable ? { placementStore: durable } : {}),
     ...(options.extraSpecRegistry ? { extraSpecRegistry: options.extraSpecRegistry } : {}),
     auth: options.auth ?? 'none',
     ...(options.enforceNewDefaults ? { enforceNewDefaults: true } : {}),
@@ -128,9 +158,32 @@ export async function serveStackspec(options: ServeStackspecOptions = {}): Promi
     app: ready,
     async close() {
       await server.close();
+      await durable?.close();
       await store.close();
     },
   };
+}
+
+/**
+ * Opens a durable Placement and loads the inventory into it when its
+ * database holds nothing yet; a database that already holds a cloud keeps
+ * it (the file is not loaded, and `log` says so).
+ */
+async function openDurablePlacement(
+  placement: SqlPlacementStore,
+  loaded: { file: string; inventory: ResolvedInventory } | undefined,
+  log: ((line: string) => void) | undefined,
+): Promise<void> {
+  await placement.open();
+  if (!loaded) return;
+  const held = placement.store.providerCount + [...placement.store.consumers()].length;
+  if (held) {
+    log?.(
+      `warning: Placement's database already holds ${placement.store.providerCount} providers; ${loaded.file} was not loaded (stackspec-placement import --replace loads it over them).`,
+    );
+    return;
+  }
+  await placement.importInventory(loaded.inventory);
 }
 
 // Why the server could not listen, as a usage error the user can act on.
@@ -224,15 +277,15 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
     )
     .option(
       '--data-dir <dir>',
-      'keep deploy templates in this PGlite data directory, locked while serving (env STACKSPEC_DATA_DIR; default: in memory)',
+      "keep deploy templates and Placement's state in this PGlite data directory, locked while serving (env STACKSPEC_DATA_DIR; default: in memory)",
     )
     .option(
       '--database-url <url>',
-      'keep deploy templates in PostgreSQL instead (postgres://…; env STACKSPEC_DATABASE_URL keeps a password out of ps)',
+      "keep deploy templates and Placement's state (schema placement) in PostgreSQL instead (postgres://…; env STACKSPEC_DATABASE_URL keeps a password out of ps)",
     )
     .option(
       '--no-migrate',
-      'create no deploy template tables: check that stackspec-baremetal migrate brought them up to date, and fail if not',
+      'create no tables: check that stackspec-baremetal migrate and stackspec-placement migrate brought them up to date, and fail if not',
     )
     .option('--pool-size <n>', 'largest number of PostgreSQL connections (default 10)')
     .option(
@@ -295,18 +348,38 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
         }
       }
       let store: DeployTemplateStore;
+      // Placement's state goes where the deploy templates go; in memory when they are in memory.
+      let placementStore: SqlPlacementStore | undefined;
+      // One PGlite for both stores of a data directory: one lock, one copy of PostgreSQL in memory.
+      let shared: PgliteDatabase | undefined;
       // A lock taken over from a killed process, a dropped pooled connection: said, not hidden.
       const log = (line: string) => io.stderr.write(`warning: ${line}\n`);
+      const noMigrate = settings.migrate === false ? { migrate: false as const } : {};
       if (place.databaseUrl) {
         const { createPostgresStore } = await import('@stackspec/deploy-templates/postgres');
+        const { createPostgresPlacementStore } = await import('@stackspec/placement-query/postgres');
         store = createPostgresStore({ connectionString: place.databaseUrl, log, ...settings });
+        placementStore = createPostgresPlacementStore({
+          connectionString: place.databaseUrl,
+          log,
+          ...settings,
+        });
+      } else if (place.dataDir) {
+        const { createPgliteStore } = await import('@stackspec/deploy-templates/pglite');
+        const { createPglitePlacementStore, openPgliteDatabase } = await import(
+          '@stackspec/placement-query/pglite'
+        );
+        try {
+          shared = await openPgliteDatabase({ dataDir: resolve(io.cwd, place.dataDir), log });
+        } catch (e) {
+          lockProblem(e);
+          throw e;
+        }
+        store = createPgliteStore({ db: shared.db, ...noMigrate });
+        placementStore = createPglitePlacementStore({ db: shared.db, log, ...noMigrate });
       } else {
         const { createPgliteStore } = await import('@stackspec/deploy-templates/pglite');
-        store = createPgliteStore({
-          ...(place.dataDir ? { dataDir: resolve(io.cwd, place.dataDir) } : {}),
-          log,
-          ...(settings.migrate === false ? { migrate: false } : {}),
-        });
+        store = createPgliteStore({ log, ...noMigrate });
       }
       let server: StackspecServer;
       try {
@@ -316,6 +389,7 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
           port,
           host: opts.host,
           deployTemplates: store,
+          ...(placementStore ? { placementStore } : {}),
           auth: opts.auth,
           ...(opts.enforceNewDefaults ? { enforceNewDefaults: true } : {}),
           placementSearch: {
@@ -329,6 +403,7 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
         });
       } catch (e) {
         await store.close();
+        await shared?.close();
         lockProblem(e);
         listenProblem(e, opts.host, port);
       }
@@ -339,7 +414,11 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
           `  loaded ${cloud.flavors.length} flavor(s), ${cloud.templates.length} deploy template(s)${inv ? `, inventory ${inv}` : ''}\n`,
         );
       }
-      io.stdout.write('  Placement data is kept in memory only: it is lost when the server stops.\n');
+      io.stdout.write(
+        placementStore
+          ? `  Placement data is kept in ${shared?.description ?? placementStore.health().description}: it survives a restart.\n`
+          : '  Placement data is kept in memory only: it is lost when the server stops (--data-dir or --database-url keeps it).\n',
+      );
       for (const [type, prefix] of Object.entries(SERVICE_PREFIXES))
         io.stdout.write(`  ${type.padEnd(14)} ${server.url}${prefix}\n`);
       io.stdout.write(`  ${'health'.padEnd(14)} ${server.url}/healthz\n`);
@@ -349,6 +428,7 @@ export function addServeCommand(program: Command, io: CliIO, onStarted?: (server
           process.off('SIGINT', onSignal);
           process.off('SIGTERM', onSignal);
           await server.close();
+          await shared?.close();
           done();
         };
         const onSignal = () => {
