@@ -101,6 +101,7 @@ export type {
   Inventory,
   Provider,
   ProviderStoreOptions,
+  StagedWrite,
 } from './model/store.js';
 export {
   canAllocate,
