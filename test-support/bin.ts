@@ -8,7 +8,7 @@
 // Commands are found by name in the `bin` field of packages/*/package.json:
 // the built file is the path listed there, the source the same path with
 // `dist/` → `src/` and `.js` → `.ts` (the rule of the root tsup.config.ts).
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -176,4 +176,78 @@ export function runBin(
       resolve({ code, signal, stdout: out, stderr: err });
     });
   });
+}
+
+/** Options for {@link startBin}. */
+export interface StartBinOptions {
+  /** Working directory (default `process.cwd()`). */
+  cwd?: string;
+  /** The whole environment of the command (default {@link binEnv}`()`). */
+  env?: NodeJS.ProcessEnv;
+  /** Standard input: a pipe left open (the default), or none. */
+  stdin?: 'pipe' | 'ignore';
+}
+
+/** A workspace command running in the background, with what it has printed so far. */
+export interface StartedBin {
+  child: ChildProcess;
+  /** Standard output so far. */
+  out(): string;
+  /** Standard error so far. */
+  err(): string;
+  /** Resolves with the first match of `pattern` on `stream` (default stdout); rejects if the process ends first. */
+  waitFor(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<RegExpMatchArray>;
+  /** Resolves with the exit code (null after a signal) once the process has ended and its streams closed. */
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts a workspace command in the background, built or from source as
+ * {@link binArgs} decides: for a server the test talks to and then stops
+ * with a signal. The caller kills it and awaits `exited`.
+ */
+export function startBin(
+  command: string,
+  args: readonly string[],
+  options: StartBinOptions = {},
+): StartedBin {
+  const child = spawn(process.execPath, [...binArgs(command), ...args], {
+    cwd: options.cwd ?? process.cwd(),
+    env: options.env ?? binEnv(),
+    stdio: [options.stdin ?? 'pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const listeners = new Set<() => void>();
+  child.stdout?.setEncoding('utf8').on('data', (s: string) => {
+    out += s;
+    for (const l of listeners) l();
+  });
+  child.stderr?.setEncoding('utf8').on('data', (s: string) => {
+    err += s;
+    for (const l of listeners) l();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return {
+    child,
+    out: () => out,
+    err: () => err,
+    exited,
+    waitFor: (pattern, stream = 'stdout') =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const m = (stream === 'stdout' ? out : err).match(pattern);
+          if (m) {
+            listeners.delete(check);
+            resolve(m);
+          }
+        };
+        listeners.add(check);
+        check();
+        void exited.then((code) => {
+          listeners.delete(check);
+          reject(new Error(`${command} exited (${code}) before printing ${pattern}:\n${out}\n${err}`));
+        });
+      }),
+  };
 }

@@ -4,7 +4,8 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PYTHON } from './python.js';
+import { describe, expect, it } from 'vitest';
+import { oracleAvailable, PYTHON } from './python.js';
 
 const SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'oslo-policy.py');
 
@@ -104,4 +105,57 @@ export function toRequestCredentials(c: OracleCredentials): {
     ...(c.project_name ? { projectName: c.project_name } : {}),
     ...(c.user_id ? { userId: c.user_id } : {}),
   };
+}
+
+/** Our credentials, as {@link toRequestCredentials} makes them from an oracle's. */
+export type RequestCredentials = ReturnType<typeof toRequestCredentials>;
+
+/** What {@link describePolicyOracle} compares. */
+export interface PolicyOracleSuite<Mode extends 'new' | 'legacy' | 'shipped'> {
+  /** Title of the suite. */
+  title: string;
+  /** The service whose registered defaults decide. */
+  service: 'nova' | 'placement' | 'ironic';
+  /** Python modules the oracle needs; without them the suite is skipped (a failure in CI). */
+  modules: readonly string[];
+  /** The configurations compared, one test each (`with <mode> defaults`). */
+  modes: readonly Mode[];
+  /** Every decision to compare, asked afresh for each mode. */
+  cases: () => PolicyCase[];
+  /** Our policy as configured for `mode`: decides a case's rule for its credentials and target. */
+  ours: (
+    mode: Mode,
+  ) => (
+    rule: string,
+    credentials: RequestCredentials,
+    target: Readonly<Record<string, string | null>>,
+  ) => boolean;
+}
+
+/**
+ * A suite in which, for each mode, the service's oracle and our policy decide
+ * every case alike: the oracle allows at least one case, and no case is
+ * decided otherwise by ours (the differences, with our decision as `ours`,
+ * are the failure message).
+ */
+export function describePolicyOracle<Mode extends 'new' | 'legacy' | 'shipped'>(
+  suite: PolicyOracleSuite<Mode>,
+): void {
+  describe.runIf(oracleAvailable(suite.service, suite.modules))(suite.title, () => {
+    it.each(suite.modes)(
+      'with %s defaults',
+      (mode) => {
+        const cases = suite.cases();
+        const theirs = runPolicyOracle(suite.service, mode, cases);
+        const policy = suite.ours(mode);
+        const differences = cases.flatMap((c, i) => {
+          const ours = policy(c.rule, toRequestCredentials(c.credentials), c.target);
+          return ours === theirs[i] ? [] : [{ ...c, ours }];
+        });
+        expect(theirs.filter(Boolean).length).toBeGreaterThan(0);
+        expect(differences).toEqual([]);
+      },
+      120_000,
+    );
+  });
 }

@@ -79,22 +79,28 @@ const sendTo = (app: StackspecApp, write: Write, headers: Record<string, string>
     }),
   );
 
-describe('createStackspecApp with --auth trusted-headers', () => {
-  let store: DeployTemplateStore;
-  let app: StackspecApp;
+/** An app with --auth trusted-headers over a fresh PGlite store, made before the tests of the block that calls it. */
+function trustedHeadersApp(options: { enforceNewDefaults?: boolean } = {}) {
+  const made = {} as { store: DeployTemplateStore; app: StackspecApp };
   beforeAll(() => {
-    store = createPgliteStore();
-    app = createStackspecApp({
+    made.store = createPgliteStore();
+    made.app = createStackspecApp({
       publicUrl: 'http://x',
-      deployTemplates: store,
+      deployTemplates: made.store,
       flavors: createMemoryFlavorStore({ m1: { 'hw:cpu_policy': 'shared' } }),
       auth: 'trusted-headers',
+      ...options,
     });
   });
-  afterAll(() => store.close());
+  afterAll(() => made.store.close());
+  return made;
+}
+
+describe('createStackspecApp with --auth trusted-headers', () => {
+  const made = trustedHeadersApp();
 
   const send = (write: (typeof WRITES)[keyof typeof WRITES], headers: Record<string, string>) =>
-    sendTo(app, write, headers);
+    sendTo(made.app, write, headers);
 
   it.each(Object.entries(WRITES))(
     'refuses %s writes without roles and from a project member, with the service’s 403',
@@ -110,35 +116,36 @@ describe('createStackspecApp with --auth trusted-headers', () => {
   it('lets a system-scoped admin write to every API', async () => {
     for (const write of Object.values(WRITES))
       expect((await send(write, SYSTEM_ADMIN)).status).toBeLessThan(300);
-    expect((await store.list({})).map((t) => t.name)).toEqual(['CUSTOM_RAID1']);
-    expect(app.placement.providerCount).toBe(1);
+    expect((await made.store.list({})).map((t) => t.name)).toEqual(['CUSTOM_RAID1']);
+    expect(made.app.placement.providerCount).toBe(1);
   });
 
   it('lets a project-scoped admin write to /compute and /placement, as Nova and Placement ship, not to /baremetal', async () => {
-    expect((await sendTo(app, WRITES.compute, PROJECT_ADMIN)).status).toBe(200);
+    expect((await sendTo(made.app, WRITES.compute, PROJECT_ADMIN)).status).toBe(200);
     const placement = { ...WRITES.placement, body: { name: 'cn-service' } };
-    expect((await sendTo(app, placement, PROJECT_ADMIN)).status).toBe(200);
-    expect(app.placement.providerCount).toBe(2);
-    const baremetal = await sendTo(app, WRITES.baremetal, PROJECT_ADMIN);
+    expect((await sendTo(made.app, placement, PROJECT_ADMIN)).status).toBe(200);
+    expect(made.app.placement.providerCount).toBe(2);
+    const baremetal = await sendTo(made.app, WRITES.baremetal, PROJECT_ADMIN);
     expect(baremetal.status).toBe(403);
     expect(await baremetal.text()).toContain(WRITES.baremetal.refused);
   });
 
   it('applies the read rules too: a system reader reads Placement and Ironic, not without scope', async () => {
     const reader = { 'X-Roles': 'reader', 'OpenStack-System-Scope': 'all' };
-    expect((await get(app, '/placement/resource_providers', reader)).status).toBe(200);
-    expect((await get(app, '/baremetal/v1/deploy_templates', reader)).status).toBe(200);
+    expect((await get(made.app, '/placement/resource_providers', reader)).status).toBe(200);
+    expect((await get(made.app, '/baremetal/v1/deploy_templates', reader)).status).toBe(200);
     expect(
-      (await get(app, '/placement/resource_providers', { 'X-Roles': 'reader', 'X-Project-Id': 'p1' })).status,
+      (await get(made.app, '/placement/resource_providers', { 'X-Roles': 'reader', 'X-Project-Id': 'p1' }))
+        .status,
     ).toBe(403);
-    expect((await get(app, '/placement/resource_providers', PROJECT_ADMIN)).status).toBe(200);
-    expect((await get(app, '/baremetal/v1/deploy_templates', PROJECT_ADMIN)).status).toBe(403);
-    expect((await get(app, '/baremetal/v1/deploy_templates', {})).status).toBe(403);
+    expect((await get(made.app, '/placement/resource_providers', PROJECT_ADMIN)).status).toBe(200);
+    expect((await get(made.app, '/baremetal/v1/deploy_templates', PROJECT_ADMIN)).status).toBe(403);
+    expect((await get(made.app, '/baremetal/v1/deploy_templates', {})).status).toBe(403);
     // Nova 26 as shipped lets any caller read extra specs.
-    expect((await get(app, '/compute/v2.1/flavors/m1/os-extra_specs', PROJECT_MEMBER)).status).toBe(200);
+    expect((await get(made.app, '/compute/v2.1/flavors/m1/os-extra_specs', PROJECT_MEMBER)).status).toBe(200);
     // Heat introspection is read-only and open; health and the index too.
-    expect((await get(app, '/orchestration/v1/admin/template_versions', {})).status).toBe(200);
-    expect((await get(app, '/healthz', {})).status).toBe(200);
+    expect((await get(made.app, '/orchestration/v1/admin/template_versions', {})).status).toBe(200);
+    expect((await get(made.app, '/healthz', {})).status).toBe(200);
   });
 
   it('says in its help text who may do what', () => {
@@ -161,46 +168,34 @@ describe('createStackspecApp with --auth trusted-headers', () => {
 });
 
 describe('createStackspecApp with --auth trusted-headers and enforceNewDefaults', () => {
-  let store: DeployTemplateStore;
-  let app: StackspecApp;
-  beforeAll(() => {
-    store = createPgliteStore();
-    app = createStackspecApp({
-      publicUrl: 'http://x',
-      deployTemplates: store,
-      flavors: createMemoryFlavorStore({ m1: { 'hw:cpu_policy': 'shared' } }),
-      auth: 'trusted-headers',
-      enforceNewDefaults: true,
-    });
-  });
-  afterAll(() => store.close());
+  const made = trustedHeadersApp({ enforceNewDefaults: true });
 
   it('lets a project-scoped admin write to /compute only, and a system-scoped admin everywhere', async () => {
-    expect((await sendTo(app, WRITES.compute, PROJECT_ADMIN)).status).toBe(200);
+    expect((await sendTo(made.app, WRITES.compute, PROJECT_ADMIN)).status).toBe(200);
     for (const write of [WRITES.placement, WRITES.baremetal]) {
-      const r = await sendTo(app, write, PROJECT_ADMIN);
+      const r = await sendTo(made.app, write, PROJECT_ADMIN);
       expect(r.status).toBe(403);
       expect(await r.text()).toContain(write.refused);
     }
     for (const write of Object.values(WRITES))
-      expect((await sendTo(app, write, SYSTEM_ADMIN)).status).toBeLessThan(300);
-    expect(app.placement.providerCount).toBe(1);
+      expect((await sendTo(made.app, write, SYSTEM_ADMIN)).status).toBeLessThan(300);
+    expect(made.app.placement.providerCount).toBe(1);
   });
 
   it('refuses writes without roles and from a project member', async () => {
     for (const write of Object.values(WRITES))
       for (const headers of [{}, PROJECT_MEMBER])
-        expect((await sendTo(app, write, headers)).status).toBe(403);
+        expect((await sendTo(made.app, write, headers)).status).toBe(403);
   });
 
   it('leaves /compute reads to a reader or an admin, and /placement reads to system scope', async () => {
     const path = '/compute/v2.1/flavors/m1/os-extra_specs';
-    expect((await get(app, path, PROJECT_MEMBER)).status).toBe(200);
-    expect((await get(app, path, { 'X-Roles': 'member', 'X-Project-Id': 'p1' })).status).toBe(403);
-    expect((await get(app, '/placement/resource_providers', PROJECT_ADMIN)).status).toBe(403);
+    expect((await get(made.app, path, PROJECT_MEMBER)).status).toBe(200);
+    expect((await get(made.app, path, { 'X-Roles': 'member', 'X-Project-Id': 'p1' })).status).toBe(403);
+    expect((await get(made.app, '/placement/resource_providers', PROJECT_ADMIN)).status).toBe(403);
     expect(
       (
-        await get(app, '/placement/resource_providers', {
+        await get(made.app, '/placement/resource_providers', {
           'X-Roles': 'reader',
           'OpenStack-System-Scope': 'all',
         })

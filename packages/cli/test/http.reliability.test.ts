@@ -6,13 +6,10 @@
 // every API that writes), and 200 templates near the body limit listed in
 // detail by three clients at once with the server's peak memory bounded.
 // Every case has an upper bound on its time.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { processMemoryMiB, resetPeakMemory } from '../../../test-support/memory.js';
 import { httpRequest, rawRequest } from '../../../test-support/raw-http.js';
-import { type Running, startStackspec } from './process.js';
+import { serveFolderForSuite } from './process.js';
 
 const ADMIN = {
   'X-Roles': 'admin,member,reader',
@@ -38,27 +35,14 @@ async function within<T>(ms: number, fn: () => Promise<T>): Promise<T> {
 
 const memory = (pid: number) => processMemoryMiB(pid) ?? { peak: Number.NaN, now: Number.NaN };
 
-let dir: string;
-let server: Running;
-let url: string;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'stackspec-http-reliability-'));
-  writeFileSync(join(dir, 'flavors.yaml'), 'name: m1\nextra_specs: {}\n');
-  server = startStackspec(['serve', '--port', '0', '--auth', 'trusted-headers', 'flavors.yaml'], {
-    cwd: dir,
-  });
-  url = (await server.waitFor(/stackspec serving on (http:\/\/\S+)/))[1] as string;
-}, 120_000);
-
-afterAll(async () => {
-  server?.child.kill('SIGTERM');
-  await server?.exited;
-  rmSync(dir, { recursive: true, force: true });
-});
+const served = serveFolderForSuite(
+  'stackspec-http-reliability-',
+  { 'flavors.yaml': 'name: m1\nextra_specs: {}\n' },
+  ['--auth', 'trusted-headers', 'flavors.yaml'],
+);
 
 const json = async (path: string, headers: Record<string, string> = {}) => {
-  const r = await fetch(`${url}${path}`, { headers: { ...ADMIN, ...headers } });
+  const r = await fetch(`${served.url}${path}`, { headers: { ...ADMIN, ...headers } });
   return { status: r.status, body: (await r.json()) as Record<string, unknown> };
 };
 
@@ -66,7 +50,7 @@ describe('stackspec serve under hostile requests', () => {
   it('refuses bodies that are not UTF-8 on every API with a 400 and stores nothing', async () => {
     await within(10_000, async () => {
       const compute = await rawRequest(
-        url,
+        served.url,
         httpRequest(
           'POST',
           '/compute/v2.1/flavors/m1/os-extra_specs',
@@ -80,7 +64,7 @@ describe('stackspec serve under hostile requests', () => {
       });
 
       const placement = await rawRequest(
-        url,
+        served.url,
         httpRequest(
           'POST',
           '/placement/resource_providers',
@@ -96,7 +80,7 @@ describe('stackspec serve under hostile requests', () => {
       );
 
       const baremetal = await rawRequest(
-        url,
+        served.url,
         httpRequest(
           'POST',
           '/baremetal/v1/deploy_templates',
@@ -113,7 +97,7 @@ describe('stackspec serve under hostile requests', () => {
       );
 
       const orchestration = await rawRequest(
-        url,
+        served.url,
         httpRequest(
           'POST',
           '/orchestration/v1/admin/capabilities/summary',
@@ -165,11 +149,14 @@ describe('stackspec serve under hostile requests', () => {
     'answers a 100 KB request line to %s with 414 in its body, then serves on',
     async (_api, path, check) => {
       await within(5_000, async () => {
-        const r = await rawRequest(url, `GET ${path}?q=${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+        const r = await rawRequest(
+          served.url,
+          `GET ${path}?q=${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+        );
         expect(r.status).toBe(414);
         expect(r.headers.connection).toBe('close');
         check(r.body.toString());
-        expect((await fetch(`${url}/healthz`)).status).toBe(200);
+        expect((await fetch(`${served.url}/healthz`)).status).toBe(200);
       });
     },
   );
@@ -179,11 +166,11 @@ describe('stackspec serve under hostile requests', () => {
       const head = `GET /placement/resource_providers HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 1000 }, (_, i) => `X-Filler-${i}: ${'b'.repeat(90)}`).join('\r\n')}\r\n\r\n`;
       expect(head.length).toBeGreaterThan(100_000);
       for (const chunkSize of [undefined, 4096]) {
-        const r = await rawRequest(url, head, chunkSize ? { chunkSize } : {});
+        const r = await rawRequest(served.url, head, chunkSize ? { chunkSize } : {});
         expect(r.status).toBe(400);
         expect(JSON.parse(r.body.toString())).toHaveProperty(['errors', 0, 'title'], 'Bad Request');
       }
-      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      expect((await fetch(`${served.url}/healthz`)).status).toBe(200);
     });
   });
 
@@ -191,7 +178,7 @@ describe('stackspec serve under hostile requests', () => {
     await within(20_000, async () => {
       const big = (size: number) => `{"pad": "${'x'.repeat(size)}"}`;
       const compute = await rawRequest(
-        url,
+        served.url,
         httpRequest(
           'POST',
           '/compute/v2.1/flavors/m1/os-extra_specs',
@@ -202,7 +189,7 @@ describe('stackspec serve under hostile requests', () => {
       expect(compute.status).toBe(413);
       expect(JSON.parse(compute.body.toString())).toHaveProperty('code', '413 Request Entity Too Large');
       const placement = await rawRequest(
-        url,
+        served.url,
         httpRequest('POST', '/placement/resource_providers', { ...ADMIN, ...PLACEMENT }, big(1024 * 1024)),
       );
       expect(placement.status).toBe(413);
@@ -211,7 +198,7 @@ describe('stackspec serve under hostile requests', () => {
         'Request Entity Too Large',
       );
       const baremetal = await rawRequest(
-        url,
+        served.url,
         httpRequest('POST', '/baremetal/v1/deploy_templates', { ...ADMIN, ...IRONIC }, big(SMALL_LIMIT)),
       );
       expect(baremetal.status).toBe(413);
@@ -220,7 +207,7 @@ describe('stackspec serve under hostile requests', () => {
         description: `Request is too large. Larger than max_request_body_size (${SMALL_LIMIT}).`,
       });
       const orchestration = await rawRequest(
-        url,
+        served.url,
         httpRequest('POST', '/orchestration/v1/admin/capabilities/summary', ADMIN, big(32 * 1024 * 1024)),
         { timeoutMs: 15_000 },
       );
@@ -235,7 +222,7 @@ describe('stackspec serve under hostile requests', () => {
   it('refuses writes without roles on every API that writes, with its 403', async () => {
     await within(10_000, async () => {
       const post = (path: string, headers: Record<string, string>, body: unknown) =>
-        fetch(`${url}${path}`, {
+        fetch(`${served.url}${path}`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', ...headers },
           body: JSON.stringify(body),
@@ -245,7 +232,7 @@ describe('stackspec serve under hostile requests', () => {
       });
       expect(compute.status).toBe(403);
       expect(await compute.json()).toHaveProperty('forbidden.code', 403);
-      const del = await fetch(`${url}/compute/v2.1/flavors/m1/os-extra_specs/hw:numa_nodes`, {
+      const del = await fetch(`${served.url}/compute/v2.1/flavors/m1/os-extra_specs/hw:numa_nodes`, {
         method: 'DELETE',
         headers: COMPUTE,
       });
@@ -274,7 +261,7 @@ describe('stackspec serve under hostile requests', () => {
       const worker = async () => {
         while (next < 200) {
           const i = next++;
-          const r = await fetch(`${url}/baremetal/v1/deploy_templates`, {
+          const r = await fetch(`${served.url}/baremetal/v1/deploy_templates`, {
             method: 'POST',
             headers: { ...ADMIN, ...IRONIC },
             body: JSON.stringify({
@@ -290,13 +277,13 @@ describe('stackspec serve under hostile requests', () => {
       return next;
     });
     expect(created).toBe(200);
-    const pid = server.child.pid as number;
+    const pid = served.server.child.pid as number;
     // Starting the server (PGlite, and tsx when run from source) sets a peak of its own; measure the lists alone.
     resetPeakMemory(pid);
     const before = memory(pid).now;
     // Each client reads every page, following `next` as Ironic's clients do.
     const client = async () => {
-      let page: string | undefined = `${url}/baremetal/v1/deploy_templates?detail=True`;
+      let page: string | undefined = `${served.url}/baremetal/v1/deploy_templates?detail=True`;
       let count = 0;
       let largest = 0;
       while (page) {

@@ -4,12 +4,9 @@
 // million possible candidates) while small requests go to every other
 // prefix. Each of those must be answered promptly while the big query runs,
 // the big query must end, and the server's peak memory stays bounded.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { processMemoryMiB, resetPeakMemory } from '../../../test-support/memory.js';
-import { type Running, startStackspec } from './process.js';
+import { serveFolderForSuite } from './process.js';
 
 const memory = (pid: number) => processMemoryMiB(pid) ?? { peak: Number.NaN, now: Number.NaN };
 
@@ -30,35 +27,29 @@ const SMALL: readonly [string, Record<string, string>][] = [
   ['/healthz', {}],
 ];
 
-let dir: string;
-let server: Running;
-let url: string;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'stackspec-isolation-'));
-  writeFileSync(join(dir, 'flavors.yaml'), 'name: m1\nextra_specs: {}\n');
-  const children = Array.from({ length: 40 }, (_, i) => ({ name: `gpu${i}`, inventories: { VCPU: 64 } }));
-  writeFileSync(join(dir, 'wide.json'), JSON.stringify({ providers: [{ name: 'root', children }] }));
-  server = startStackspec(['serve', '--port', '0', '--inventory', 'wide.json', 'flavors.yaml'], { cwd: dir });
-  url = (await server.waitFor(/stackspec serving on (http:\/\/\S+)/))[1] as string;
-}, 120_000);
-
-afterAll(async () => {
-  server?.child.kill('SIGTERM');
-  await server?.exited;
-  rmSync(dir, { recursive: true, force: true });
-});
+const children = Array.from({ length: 40 }, (_, i) => ({ name: `gpu${i}`, inventories: { VCPU: 64 } }));
+const served = serveFolderForSuite(
+  'stackspec-isolation-',
+  {
+    'flavors.yaml': 'name: m1\nextra_specs: {}\n',
+    'wide.json': JSON.stringify({ providers: [{ name: 'root', children }] }),
+  },
+  ['--inventory', 'wide.json', 'flavors.yaml'],
+);
 
 describe('stackspec serve keeps every API up while one works hard', () => {
   it('answers the other APIs promptly during a candidate explosion, which ends within its bounds', async () => {
-    const pid = server.child.pid as number;
+    const pid = served.server.child.pid as number;
     // Start the peak over, so that it measures the explosion alone.
     resetPeakMemory(pid);
     const before = memory(pid).now;
     const started = performance.now();
-    const big = fetch(`${url}${EXPLOSION}`, { headers: { 'OpenStack-API-Version': 'placement 1.39' } }).then(
-      async (r) => ({ status: r.status, body: (await r.json()) as { allocation_requests: unknown[] } }),
-    );
+    const big = fetch(`${served.url}${EXPLOSION}`, {
+      headers: { 'OpenStack-API-Version': 'placement 1.39' },
+    }).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as { allocation_requests: unknown[] },
+    }));
     let bigDone = false;
     void big.then(() => {
       bigDone = true;
@@ -69,7 +60,7 @@ describe('stackspec serve keeps every API up while one works hard', () => {
     do {
       for (const [path, headers] of SMALL) {
         const t0 = performance.now();
-        const r = await fetch(`${url}${path}`, { headers });
+        const r = await fetch(`${served.url}${path}`, { headers });
         await r.arrayBuffer();
         const ms = performance.now() - t0;
         expect(r.status, `${path} answered ${r.status}`).toBe(200);

@@ -3,10 +3,12 @@
 // unreadable file as root), a server left running, and shell lines that call
 // the commands by name. Which entry runs (built under STACKSPEC_REQUIRE_BUILT=1,
 // the sources otherwise) is test-support's binArgs.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { binArgs, binEnv, workspaceBins } from '../../../test-support/bin.js';
+import { afterAll, beforeAll } from 'vitest';
+import { binArgs, binEnv, type StartedBin, startBin, workspaceBins } from '../../../test-support/bin.js';
 import { REPO_ROOT } from '../../../test-support/shared.js';
 
 export { binEnv, USE_BUILT } from '../../../test-support/bin.js';
@@ -50,54 +52,62 @@ export function stackspec(args: readonly string[], options: RunOptions): RunResu
 }
 
 /** A long-running `stackspec` (serve), with its output so far. */
-export interface Running {
-  child: ChildProcess;
-  out(): string;
-  err(): string;
-  /** Resolves with the first match of `pattern` on standard output (rejects if the process ends first). */
-  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
-  /** Resolves with the exit code once the process ends. */
-  exited: Promise<number | null>;
-}
+export type Running = StartedBin;
 
 /** Starts `stackspec ARGS` in the background. */
 export function startStackspec(args: readonly string[], options: RunOptions): Running {
-  const child = spawn(process.execPath, [...binArgs('stackspec'), ...args], {
-    cwd: options.cwd,
-    env: options.env ?? binEnv(),
+  return startBin('stackspec', args, { cwd: options.cwd, env: options.env ?? binEnv() });
+}
+
+/** `stackspec serve` over a throwaway folder, for the length of a suite. */
+export interface ServedFolder {
+  /** The folder, under `os.tmpdir()`. */
+  readonly dir: string;
+  readonly server: Running;
+  /** Where it serves, `http://127.0.0.1:<port>`. */
+  readonly url: string;
+}
+
+/**
+ * Before the suite's tests, writes `files` into a new temporary folder and
+ * starts `stackspec serve --port 0 ARGS` there, waiting until it listens;
+ * after them, stops it with SIGTERM, waits for its end and deletes the
+ * folder. Call at the top of a test file; read the fields inside tests.
+ */
+export function serveFolderForSuite(
+  prefix: string,
+  files: Readonly<Record<string, string>>,
+  args: readonly string[],
+): ServedFolder {
+  let dir: string | undefined;
+  let server: Running | undefined;
+  let url: string | undefined;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    server = startStackspec(['serve', '--port', '0', ...args], { cwd: dir });
+    url = (await server.waitFor(/stackspec serving on (http:\/\/\S+)/))[1] as string;
+  }, 120_000);
+  afterAll(async () => {
+    server?.child.kill('SIGTERM');
+    await server?.exited;
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
-  let out = '';
-  let err = '';
-  const listeners = new Set<() => void>();
-  child.stdout.setEncoding('utf8').on('data', (s: string) => {
-    out += s;
-    for (const l of listeners) l();
-  });
-  child.stderr.setEncoding('utf8').on('data', (s: string) => {
-    err += s;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined)
+      throw new Error('stackspec serve has not started: read the fields inside a test');
+    return value;
+  };
   return {
-    child,
-    out: () => out,
-    err: () => err,
-    exited,
-    waitFor: (pattern) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const m = out.match(pattern);
-          if (m) {
-            listeners.delete(check);
-            resolve(m);
-          }
-        };
-        listeners.add(check);
-        check();
-        void exited.then((code) => {
-          listeners.delete(check);
-          reject(new Error(`stackspec exited (${code}) before printing ${pattern}:\n${out}\n${err}`));
-        });
-      }),
+    get dir() {
+      return ready(dir);
+    },
+    get server() {
+      return ready(server);
+    },
+    get url() {
+      return ready(url);
+    },
   };
 }
 

@@ -1,23 +1,14 @@
 // `stackspec-baremetal` run as a user runs it: a separate process, real
 // streams, signals and exit codes (built in CI, from source elsewhere: see
 // test-support/bin.ts).
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binArgs, binEnv, runBin, USE_BUILT } from '../../../test-support/bin.js';
+import { binEnv, runBin, startBin, USE_BUILT } from '../../../test-support/bin.js';
+import { CLEAN_ENV as ENV } from './support/processes.js';
 
-// Settings from the caller's shell would point the command elsewhere.
-const ENV = {
-  OS_ENDPOINT: undefined,
-  OS_AUTH_TYPE: undefined,
-  OS_TOKEN: undefined,
-  OS_BAREMETAL_API_VERSION: undefined,
-  STACKSPEC_DATABASE_URL: undefined,
-  STACKSPEC_DATA_DIR: undefined,
-};
 const STEPS = '[{"interface": "raid", "step": "create_configuration", "args": {}, "priority": 10}]';
 
 let cwd: string;
@@ -53,25 +44,12 @@ describe(`stackspec-baremetal as a process (${USE_BUILT ? 'built' : 'from source
   });
 
   it('serves until SIGTERM, then exits 0', async () => {
-    // Started by hand rather than with runBin: this process stops it with a signal.
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [...binArgs('stackspec-baremetal'), 'serve', '--port', '0'],
-      {
-        cwd,
-        env: binEnv(ENV),
-      },
-    );
-    let err = '';
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr?.setEncoding('utf8').on('data', (s: string) => {
-        err += s;
-        const m = /on (http:\/\/\S+) \(/.exec(err);
-        if (m?.[1]) resolve(m[1]);
-      });
-      void exited.then((code) => reject(new Error(`exited ${code} before listening: ${err}`)));
+    // Started rather than run with runBin: this process stops it with a signal.
+    const { child, exited, waitFor } = startBin('stackspec-baremetal', ['serve', '--port', '0'], {
+      cwd,
+      env: binEnv(ENV),
     });
+    const url = (await waitFor(/on (http:\/\/\S+) \(/, 'stderr'))[1];
     try {
       const res = await fetch(`${url}/v1/deploy_templates`, {
         headers: { 'X-OpenStack-Ironic-API-Version': '1.55' },

@@ -20,7 +20,8 @@ export interface Scenario {
 }
 
 const T = '/v1/deploy_templates';
-const step = (extra: Record<string, unknown> = {}) => ({
+/** A RAID deploy step mirroring the root disk, with `extra` fields over it. */
+export const step = (extra: Record<string, unknown> = {}) => ({
   interface: 'raid',
   step: 'create_configuration',
   args: {

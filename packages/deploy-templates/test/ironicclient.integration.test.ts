@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oracleAvailable } from '../../../test-support/python.js';
 import { type DeployTemplatesServer, serveDeployTemplates } from '../src/index.js';
+import { step as raidStep } from './conformance-cases.js';
 import { testStores } from './support/stores.js';
 
 const run = promisify(execFile);
@@ -44,17 +45,7 @@ describe.runIf(available).each(kinds)('python-ironicclient against our server on
   };
 
   it('round-trips create, list, show, set, unset and delete', async () => {
-    const steps = [
-      {
-        interface: 'raid',
-        step: 'create_configuration',
-        args: {
-          logical_disks: [{ size_gb: 'MAX', raid_level: '1', is_root_volume: true }],
-          delete_configuration: true,
-        },
-        priority: 10,
-      },
-    ];
+    const steps = [raidStep()];
     writeFileSync(join(dir, 'mirror.yaml'), JSON.stringify(steps));
     const created = await osc(
       'create',

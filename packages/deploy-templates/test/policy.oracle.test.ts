@@ -4,15 +4,7 @@
 // registered rules and ours decide alike, with and without
 // enforce_new_defaults (Ironic's service role with
 // rbac_service_role_elevated_access on, as our serviceProjectName assumes).
-import { describe, expect, it } from 'vitest';
-import {
-  credentialMatrix,
-  type PolicyCase,
-  ROLE_SETS,
-  runPolicyOracle,
-  toRequestCredentials,
-} from '../../../test-support/policy-oracle.js';
-import { oracleAvailable } from '../../../test-support/python.js';
+import { credentialMatrix, describePolicyOracle, ROLE_SETS } from '../../../test-support/policy-oracle.js';
 import { createDeployTemplatePolicy, DEPLOY_TEMPLATE_RULES } from '../src/policy.js';
 
 const ROLES = [
@@ -24,39 +16,21 @@ const ROLES = [
   ['service', 'reader'],
 ];
 
-describe.runIf(oracleAvailable('ironic', ['ironic.common.policy']))(
-  "the deploy template policy decides as Ironic 21.4's defaults do",
-  () => {
-    it.each(['new', 'legacy'] as const)(
-      'with %s defaults',
-      (mode) => {
-        const cases: PolicyCase[] = [];
-        for (const rule of DEPLOY_TEMPLATE_RULES) {
-          for (const credentials of credentialMatrix(ROLES, [
-            null,
-            'service',
-            'demo',
-            'baremetal',
-            'other',
-          ])) {
-            cases.push({ rule, credentials, target: {} });
-          }
-        }
-        const theirs = runPolicyOracle('ironic', mode, cases);
-        const policy = createDeployTemplatePolicy({ legacy: mode === 'legacy' });
-        const differences = cases
-          .map((c, i) => {
-            const ours = policy(
-              c.rule as (typeof DEPLOY_TEMPLATE_RULES)[number],
-              toRequestCredentials(c.credentials),
-            );
-            return ours === theirs[i] ? undefined : { ...c, ours };
-          })
-          .filter(Boolean);
-        expect(theirs.filter(Boolean).length).toBeGreaterThan(0);
-        expect(differences).toEqual([]);
-      },
-      120_000,
-    );
+describePolicyOracle({
+  title: "the deploy template policy decides as Ironic 21.4's defaults do",
+  service: 'ironic',
+  modules: ['ironic.common.policy'],
+  modes: ['new', 'legacy'],
+  cases: () =>
+    DEPLOY_TEMPLATE_RULES.flatMap((rule) =>
+      credentialMatrix(ROLES, [null, 'service', 'demo', 'baremetal', 'other']).map((credentials) => ({
+        rule,
+        credentials,
+        target: {},
+      })),
+    ),
+  ours: (mode) => {
+    const policy = createDeployTemplatePolicy({ legacy: mode === 'legacy' });
+    return (rule, credentials) => policy(rule as (typeof DEPLOY_TEMPLATE_RULES)[number], credentials);
   },
-);
+});

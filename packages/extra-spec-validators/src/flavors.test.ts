@@ -67,6 +67,16 @@ describe('readFlavorFile', () => {
     ]);
   });
 
+  it('describes a count field holding a mapping by its kind, even one with its own toString key', () => {
+    const r = readFlavorFile('[{"vcpus":{"toString":{}}}, {"ram":[1]}]', 'hostile.json');
+    expect(r.diagnostics.map((d) => d.message)).toEqual([
+      "The flavor: 'vcpus' must be a whole number of 0 or more, but it is a mapping.",
+      'The flavor has no extra_specs.',
+      "The flavor: 'ram' must be a whole number of 0 or more, but it is a list.",
+      'The flavor has no extra_specs.',
+    ]);
+  });
+
   it('reports files of the wrong shape', () => {
     expect(readFlavorFile('42\n').diagnostics[0]?.code).toBe('extra-specs/bad-flavor-file');
     expect(readFlavorFile('flavors: [1]\n').diagnostics[0]?.message).toContain('must be a mapping');

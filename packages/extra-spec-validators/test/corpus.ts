@@ -2,6 +2,7 @@
 // every catalog entry with valid, boundary and invalid values, Python
 // coercion edge cases, Nova's key quirks, typo'd keys, unknown keys in owned
 // namespaces, foreign keys, and seeded random strings.
+import { mulberry32 } from '../../../test-support/random.js';
 import type { ExtraSpecRegistry, RegisteredExtraSpec } from '../src/index.js';
 
 export interface Pair {
@@ -267,18 +268,6 @@ export function valuesFor(spec: RegisteredExtraSpec, thorough: boolean): string[
   return thorough ? ['', 'anything', '>= 5', '<or> a <or> b', '\u00fc\n'] : ['x'];
 }
 
-/** Deterministic PRNG (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const TYPO_OPS = [
   (s: string, i: number) => s.slice(0, i) + s.slice(i + 1),
   (s: string, i: number) => s.slice(0, i) + (s[i + 1] ?? '') + (s[i] ?? '') + s.slice(i + 2),
@@ -393,7 +382,7 @@ function randomString(rand: () => number, max: number): string {
 
 /** The whole conformance corpus for a registry (deterministic for a seed). */
 export function buildConformanceCorpus(registry: ExtraSpecRegistry, seed = 2086): Pair[] {
-  const rand = random(seed);
+  const rand = mulberry32(seed);
   const pairs: Pair[] = [];
   for (const spec of registry.entries()) {
     // Trait and resource entries share their rules; test a few thoroughly, the rest briefly.

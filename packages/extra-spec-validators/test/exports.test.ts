@@ -1,16 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { exportLayout as layout, readPackageManifest } from '../../../test-support/package-manifest.js';
 
-const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
-  exports: Record<string, unknown>;
-  typesVersions: Record<string, Record<string, string[]>>;
-};
-
-/** An export entry with its file names replaced, to compare the layout of two subpaths. */
-function layout(entry: unknown, name: string): string {
-  return JSON.stringify(entry).replaceAll(name, '<name>');
-}
+const manifest = readPackageManifest(join(import.meta.dirname, '..'));
 
 describe('the ./cli subpath', () => {
   it('resolves by package name to the command-line runner', async () => {

@@ -1,38 +1,16 @@
-import { execFileSync } from 'node:child_process';
-import {
-  closeSync,
-  constants,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  rmSync,
-  truncateSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHostileFolder, type HostileFolder, withFedFifo } from '../../../test-support/hostile-files.js';
 import { readHeatFile } from './read-file.js';
 import { MAX_SCAN_CHARS } from './scan.js';
 
-let dir: string;
-const at = (name: string) => join(dir, name);
+let files: HostileFolder;
+const at = (name: string) => files.at(name);
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'heat-read-'));
-  writeFileSync(at('ok.yaml'), '\ufeffheat_template_version: wallaby # é\n');
-  writeFileSync(at('empty.yaml'), '');
-  mkdirSync(at('folder.yaml'));
-  execFileSync('mkfifo', [at('fifo.yaml')]);
-  execFileSync('mkfifo', [at('fed.yaml')]);
-  // Sparse: takes no disk space; read whole, it would make a string too long for V8.
-  writeFileSync(at('huge.yaml'), '');
-  truncateSync(at('huge.yaml'), 2 ** 30);
-  writeFileSync(at('limit.yaml'), 'x'.repeat(64));
+  files = createHostileFolder('heat-read-', '\ufeffheat_template_version: wallaby # é\n');
 });
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => files.remove());
 
 describe('readHeatFile', () => {
   it('reads a file as UTF-8, keeping a byte-order mark', () => {
@@ -56,9 +34,7 @@ describe('readHeatFile', () => {
   });
 
   it('reports a named pipe that has a writer and data, without reading what was written', () => {
-    const writer = openSync(at('fed.yaml'), constants.O_RDWR | constants.O_NONBLOCK);
-    try {
-      writeSync(writer, 'heat_template_version: wallaby\n');
+    withFedFifo(at('fed.yaml'), 'heat_template_version: wallaby\n', () =>
       expect(readHeatFile(at('fed.yaml'), 'fed.yaml')).toEqual({
         ok: false,
         diagnostic: expect.objectContaining({
@@ -67,10 +43,8 @@ describe('readHeatFile', () => {
           file: 'fed.yaml',
           message: 'The file cannot be read: it is a named pipe (FIFO), not a regular file.',
         }),
-      });
-    } finally {
-      closeSync(writer);
-    }
+      }),
+    );
   });
 
   it('reports an endless device such as /dev/zero instead of reading it', () => {

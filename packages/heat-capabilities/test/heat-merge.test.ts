@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { oracleAvailable, PYTHON } from '../../../test-support/python.js';
 import { mergeEnvironments, type ParameterType, parseEnvironment } from '../src/index.js';
+import { sortKeys } from './sort-keys.js';
 
 const ORACLE = join(dirname(fileURLToPath(import.meta.url)), 'heat-merge-oracle.py');
 
@@ -141,14 +142,3 @@ describe.runIf(oracleAvailable('heat', ['heat.common.environment_util']))(
     });
   },
 );
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object')
-    return Object.fromEntries(
-      Object.keys(v)
-        .sort()
-        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
-    );
-  return v;
-}

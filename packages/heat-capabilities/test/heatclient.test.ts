@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { oracleAvailable, PYTHON } from '../../../test-support/python.js';
 import { type HeatEnvironment, mergeEnvironments, safeParseEnvironment, scanDocument } from '../src/index.js';
 import { CORPUS_ROOT, corpusAvailable } from './corpus-path.js';
+import { sortKeys } from './sort-keys.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = CORPUS_ROOT;
@@ -124,14 +125,3 @@ describe.runIf(corpusAvailable() && oracleAvailable('heatclient', ['heatclient.c
     });
   },
 );
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object')
-    return Object.fromEntries(
-      Object.keys(v)
-        .sort()
-        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
-    );
-  return v;
-}

@@ -2,28 +2,17 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliIO, runCli } from '@stackspec/core/cli';
+import { runCli } from '@stackspec/core/cli';
 import { describe, expect, it } from 'vitest';
+import { memoryIO } from '../../../test-support/cli.js';
 import { runPlacementCli } from './cli.js';
 import { createPlacementHandler } from './http/service.js';
 
 const fixtures = new URL('./fixtures/', import.meta.url).pathname;
 
-function fakeIO(cwd = fixtures) {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-    env: { NO_COLOR: '1' },
-    cwd,
-  };
-  return { io, out: () => out, err: () => err };
-}
-
-async function run(argv: string[], options = {}, cwd?: string) {
-  const f = fakeIO(cwd);
-  const code = await runCli(() => runPlacementCli(argv, f.io, options), f.io);
+async function run(argv: string[], options = {}, cwd = fixtures) {
+  const f = memoryIO({ cwd });
+  const code = await runCli(() => runPlacementCli(argv, f, options), f);
   return { code, out: f.out(), err: f.err() };
 }
 
@@ -34,9 +23,9 @@ const A = '0000000a-0000-4000-8000-00000000000a';
  * or fails with what it printed when it exits first (a refused option, a
  * locked directory), so that a test never waits for a server that is gone.
  */
-async function startServe(argv: string[], cwd?: string) {
+async function startServe(argv: string[], cwd = fixtures) {
   const controller = new AbortController();
-  const f = fakeIO(cwd);
+  const f = memoryIO({ cwd });
   let url = '';
   let ready: () => void = () => {};
   const listening = new Promise<void>((r) => {
@@ -44,14 +33,14 @@ async function startServe(argv: string[], cwd?: string) {
   });
   const done = runCli(
     () =>
-      runPlacementCli(['serve', '--port', '0', ...argv], f.io, {
+      runPlacementCli(['serve', '--port', '0', ...argv], f, {
         signal: controller.signal,
         onListening: (u: string) => {
           url = u;
           ready();
         },
       }),
-    f.io,
+    f,
   );
   await Promise.race([
     listening,

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliIO, runCli } from '@stackspec/core/cli';
+import { runCli } from '@stackspec/core/cli';
 import { describe, expect, it } from 'vitest';
+import { memoryIO } from '../../../test-support/cli.js';
 import { runPlacementCli } from './cli.js';
 import { PlacementExplanationSchema } from './engine/explain-schema.js';
 
@@ -10,16 +11,9 @@ const fixtures = new URL('./fixtures/', import.meta.url).pathname;
 const A = '0000000a-0000-4000-8000-00000000000a';
 
 async function run(argv: string[]) {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-    env: { NO_COLOR: '1' },
-    cwd: fixtures,
-  };
+  const io = memoryIO({ cwd: fixtures });
   const code = await runCli(() => runPlacementCli(argv, io), io);
-  return { code, out, err };
+  return { code, out: io.out(), err: io.err() };
 }
 
 describe('stackspec-placement explain', () => {

@@ -3,36 +3,34 @@
 // STACKSPEC_REQUIRE_BUILT=1, so the built bin runs there; elsewhere the same
 // entry point runs from source, since a local dist may be stale.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binArgs, USE_BUILT, workspaceBins } from '../../../test-support/bin.js';
 
 const PKG = join(__dirname, '..');
-const BUILT = join(PKG, 'dist/bin/stackspec-placement.js');
-const SOURCE = join(PKG, 'src/bin/stackspec-placement.ts');
-const useBuilt = process.env.STACKSPEC_REQUIRE_BUILT === '1';
-// tsx's loader by absolute URL: the process runs in a temporary folder.
-const TSX_LOADER = pathToFileURL(
-  join(dirname(createRequire(__filename).resolve('tsx/package.json')), 'dist/loader.mjs'),
-).href;
 const A = '0000000a-0000-4000-8000-00000000000a';
 
 let root: string;
 beforeAll(() => {
-  if (useBuilt && !existsSync(BUILT)) {
-    throw new Error(`STACKSPEC_REQUIRE_BUILT is set but ${BUILT} is missing; run pnpm build first`);
-  }
+  // Throws when the build is required but missing.
+  binArgs('stackspec-placement');
   root = mkdtempSync(join(tmpdir(), 'stackspec-placement-process-'));
   copyFileSync(join(PKG, 'src/fixtures/spec-example.yaml'), join(root, 'cloud.yaml'));
   writeFileSync(join(root, 'list.yaml'), '- vcpus: 2\n');
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+/** The file that runs: the built bin, or its source. */
+function binFile(): string {
+  const bin = workspaceBins().get('stackspec-placement');
+  if (!bin) throw new Error('no workspace package has the command stackspec-placement');
+  return USE_BUILT ? bin.built : bin.source;
+}
+
 function entry(): string[] {
-  return useBuilt ? [BUILT] : ['--conditions=@stackspec/source', '--import', TSX_LOADER, SOURCE];
+  return binArgs('stackspec-placement');
 }
 
 function placement(args: string[]) {
@@ -45,9 +43,9 @@ function placement(args: string[]) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-describe(`stackspec-placement as a process (${useBuilt ? 'built' : 'from source'})`, () => {
+describe(`stackspec-placement as a process (${USE_BUILT ? 'built' : 'from source'})`, () => {
   it('starts with a node shebang and prints its help, exit 0', () => {
-    expect(readFileSync(useBuilt ? BUILT : SOURCE, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    expect(readFileSync(binFile(), 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
     const help = placement(['--help']);
     expect(help.code).toBe(0);
     for (const command of ['parse', 'query', 'from-flavor', 'serve', 'load'])

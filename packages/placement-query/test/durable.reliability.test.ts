@@ -15,9 +15,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dropSchema, ensurePostgres, POSTGRES_URL, schemaName } from '../../../test-support/postgres.js';
+import { callPlacement as api, type Reply } from './support/placement-api.js';
 import { type PlacementServer, runPlacement, startServer } from './support/serve-process.js';
 
-const HEADERS = { 'openstack-api-version': 'placement 1.39', 'content-type': 'application/json' };
 const PROJECT = '00000000-0000-4000-8000-0000000000aa';
 const USER = '00000000-0000-4000-8000-0000000000bb';
 // A refused second server must end promptly: process start-up (tsx compiles
@@ -52,21 +52,6 @@ function freshSchema(prefix: string): string[] {
   const schema = schemaName(prefix);
   schemas.push(schema);
   return ['--database-url', POSTGRES_URL, '--schema', schema];
-}
-
-interface Reply {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-async function api(url: string, method: string, path: string, body?: unknown): Promise<Reply> {
-  const r = await fetch(`${url}${path}`, {
-    method,
-    headers: HEADERS,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await r.text();
-  return { status: r.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
 async function createProvider(url: string, name: string, vcpus: number): Promise<string> {

@@ -7,21 +7,12 @@
 // it searches, and small requests sent meanwhile keep being answered. Each
 // case bounds the time of the answers and the server's peak memory (VmHWM).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binArgs } from '../../../test-support/bin.js';
 import { processMemoryMiB } from '../../../test-support/memory.js';
-
-const PKG = join(__dirname, '..');
-const BUILT = join(PKG, 'dist/bin/stackspec-placement.js');
-const SOURCE = join(PKG, 'src/bin/stackspec-placement.ts');
-const useBuilt = process.env.STACKSPEC_REQUIRE_BUILT === '1';
-const TSX_LOADER = pathToFileURL(
-  join(dirname(createRequire(__filename).resolve('tsx/package.json')), 'dist/loader.mjs'),
-).href;
 
 // The issue's targets are 2 s and 500 MB on a quiet machine; the time
 // bounds here leave room for a loaded CI runner, the memory bound does not.
@@ -35,8 +26,8 @@ const HEADERS = { 'openstack-api-version': 'placement 1.39' };
 
 let root: string;
 beforeAll(() => {
-  if (useBuilt && !existsSync(BUILT))
-    throw new Error(`STACKSPEC_REQUIRE_BUILT is set but ${BUILT} is missing`);
+  // Throws when the build is required but missing.
+  binArgs('stackspec-placement');
   root = mkdtempSync(join(tmpdir(), 'placement-explosion-'));
   const children = Array.from({ length: 40 }, (_, i) => ({ name: `gpu${i}`, inventories: { VCPU: 64 } }));
   writeFileSync(join(root, 'wide.json'), JSON.stringify({ providers: [{ name: 'root', children }] }));
@@ -52,7 +43,7 @@ interface Server {
 }
 
 async function serve(args: string[] = []): Promise<Server> {
-  const entry = useBuilt ? [BUILT] : ['--conditions=@stackspec/source', '--import', TSX_LOADER, SOURCE];
+  const entry = binArgs('stackspec-placement');
   // --ephemeral: this measures the query engine, and the memory bound is the
   // engine's; an embedded PGlite would add its own few hundred MiB of RSS.
   const child = spawn(

@@ -14,12 +14,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensurePostgres, POSTGRES_URL } from '../../../test-support/postgres.js';
 import { createRoleDatabase } from '../../../test-support/postgres-roles.js';
 import { LATEST_SCHEMA_VERSION } from '../src/store/schema.js';
+import { callPlacement as call } from './support/placement-api.js';
 import { type PlacementServer, runPlacement, startServer } from './support/serve-process.js';
 
 const available = await ensurePostgres(pg.Client);
 const roles = createRoleDatabase(pg.Client, 'pq');
 const { database, owner, service, urlAs, sql, sqlError } = roles;
-const HEADERS = { 'openstack-api-version': 'placement 1.39', 'content-type': 'application/json' };
 const where = () => {
   const u = new URL(POSTGRES_URL);
   return `PostgreSQL at ${u.hostname}:${u.port || 5432}/${database}, schema placement`;
@@ -28,16 +28,6 @@ const where = () => {
 let cwd: string;
 const servers: PlacementServer[] = [];
 const as = (user: string) => ({ STACKSPEC_DATABASE_URL: urlAs(user) });
-
-async function call(url: string, method: string, path: string, body?: unknown) {
-  const r = await fetch(`${url}${path}`, {
-    method,
-    headers: HEADERS,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await r.text();
-  return { status: r.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
 
 describe.runIf(available)('PostgreSQL with an owner that migrates and a service role that serves', () => {
   beforeAll(async () => {

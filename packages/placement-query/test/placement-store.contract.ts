@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPlacementHandler, type PlacementHandler } from '../src/http/service.js';
 import type { PlacementStore } from '../src/store/types.js';
 import { dumpStore } from './support/dump-store.js';
+import { placementRequest } from './support/placement-api.js';
 
 /** One fresh database, and servers on it. */
 export interface ContractDatabase {
@@ -33,16 +34,7 @@ interface Reply {
 
 function client(handler: PlacementHandler) {
   return async (method: string, path: string, body?: unknown, version = '1.39'): Promise<Reply> => {
-    const r = await handler(
-      new Request(`http://placement.test${path}`, {
-        method,
-        headers: {
-          'openstack-api-version': `placement ${version}`,
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      }),
-    );
+    const r = await handler(placementRequest(method, path, body, version));
     const text = await r.text();
     return { status: r.status, body: text ? JSON.parse(text) : {} };
   };

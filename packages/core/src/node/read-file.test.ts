@@ -1,46 +1,27 @@
-import { execFileSync } from 'node:child_process';
-import {
-  closeSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  rmSync,
-  symlinkSync,
-  truncateSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, symlinkSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createHostileFolder,
+  type HostileFolder,
+  withFedFifo,
+} from '../../../../test-support/hostile-files.js';
 import { isStackspecError } from '../errors.js';
 import { readTextFile, readTextInput } from './read-file.js';
 
-let dir: string;
-const at = (name: string) => join(dir, name);
+let files: HostileFolder;
+const at = (name: string) => files.at(name);
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'core-read-'));
-  writeFileSync(at('ok.yaml'), '\ufeffname: é # ok\n');
-  writeFileSync(at('empty.yaml'), '');
+  files = createHostileFolder('core-read-', '\ufeffname: é # ok\n');
   writeFileSync(at('latin1.yaml'), Buffer.from([0x61, 0x3a, 0x20, 0xe9, 0x0a]));
-  mkdirSync(at('folder.yaml'));
-  execFileSync('mkfifo', [at('fifo.yaml')]);
-  execFileSync('mkfifo', [at('fed.yaml')]);
-  // Sparse: no disk space, but read whole it would need a gigabyte.
-  writeFileSync(at('huge.yaml'), '');
-  truncateSync(at('huge.yaml'), 2 ** 30);
-  writeFileSync(at('limit.yaml'), 'x'.repeat(64));
   writeFileSync(at('big.yaml'), 'y'.repeat(300 * 1024));
   symlinkSync('loop-b', at('loop-a'));
   symlinkSync('loop-a', at('loop-b'));
 });
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => files.remove());
 
 describe('readTextFile', () => {
   it('reads a file as UTF-8, keeping a byte-order mark', () => {
@@ -65,16 +46,12 @@ describe('readTextFile', () => {
   });
 
   it('refuses a named pipe that has a writer and data, without reading it', () => {
-    const writer = openSync(at('fed.yaml'), constants.O_RDWR | constants.O_NONBLOCK);
-    try {
-      writeSync(writer, 'a: 1\n');
+    withFedFifo(at('fed.yaml'), 'a: 1\n', () =>
       expect(readTextFile(at('fed.yaml'))).toMatchObject({
         ok: false,
         diagnostic: { code: 'fs/unreadable', message: expect.stringContaining('named pipe') },
-      });
-    } finally {
-      closeSync(writer);
-    }
+      }),
+    );
   });
 
   it('refuses a directory and a device', () => {

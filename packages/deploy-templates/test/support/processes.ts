@@ -3,8 +3,7 @@
 // from /proc while they run; undefined where /proc is not). Which entry runs
 // (built under STACKSPEC_REQUIRE_BUILT=1, the sources otherwise) is
 // test-support's binArgs.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { binArgs, binEnv } from '../../../../test-support/bin.js';
+import { binEnv, type StartedBin, startBin } from '../../../../test-support/bin.js';
 import { processMemoryMiB } from '../../../../test-support/memory.js';
 
 /** Settings of the caller's shell that would point the commands elsewhere. */
@@ -23,19 +22,12 @@ function peakMemory(pid: number | undefined): number | undefined {
   return mib === undefined ? undefined : mib * 1024 * 1024;
 }
 
-/** A running command. */
-export interface Started {
-  child: ChildProcess;
-  out(): string;
-  err(): string;
+/** A running command, with what it costs. */
+export interface Started extends StartedBin {
   /** Milliseconds since it was started. */
   elapsed(): number;
   /** Highest peak resident memory seen so far, in bytes. */
   peak(): number | undefined;
-  /** Resolves with the first match of `pattern` on `stream`; rejects if the process ends first. */
-  waitFor(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<RegExpMatchArray>;
-  /** Exit code (null after a signal) once the process has ended. */
-  exited: Promise<number | null>;
 }
 
 /** Starts a workspace command in the background. */
@@ -45,56 +37,26 @@ export function start(
   options: { cwd: string; env?: Record<string, string | undefined> },
 ): Started {
   const began = Date.now();
-  const child = spawn(process.execPath, [...binArgs(command), ...args], {
+  const started = startBin(command, args, {
     cwd: options.cwd,
     env: binEnv({ ...CLEAN_ENV, ...options.env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdin: 'ignore',
   });
-  let out = '';
-  let err = '';
+  const { child } = started;
   let peak: number | undefined;
   const sample = () => {
     const now = peakMemory(child.pid);
     if (now !== undefined) peak = Math.max(peak ?? 0, now);
   };
   const sampler = setInterval(sample, 50);
-  const listeners = new Set<() => void>();
-  child.stdout?.setEncoding('utf8').on('data', (s: string) => {
-    out += s;
-    for (const l of listeners) l();
-  });
-  child.stderr?.setEncoding('utf8').on('data', (s: string) => {
-    err += s;
-    for (const l of listeners) l();
-  });
   child.on('exit', () => clearInterval(sampler));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return {
-    child,
-    out: () => out,
-    err: () => err,
+    ...started,
     elapsed: () => Date.now() - began,
     peak: () => {
       sample();
       return peak;
     },
-    exited,
-    waitFor: (pattern, stream = 'stdout') =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const m = (stream === 'stdout' ? out : err).match(pattern);
-          if (m) {
-            listeners.delete(check);
-            resolve(m);
-          }
-        };
-        listeners.add(check);
-        check();
-        void exited.then((code) => {
-          listeners.delete(check);
-          reject(new Error(`${command} exited (${code}) before printing ${pattern}:\n${out}\n${err}`));
-        });
-      }),
   };
 }
 

@@ -209,6 +209,15 @@ describe('SSH remote against an in-process server', () => {
     };
     // Only the files of the test's home: the machine's /etc/ssh is kept out.
     const isolated = { systemConfigFile: false, globalKnownHostsFiles: [] } as const;
+    /** ops's password login to the test server, with only `home`'s known_hosts trusted. */
+    const opsLogin = (home: string): SshRemoteOptions => ({
+      host: '127.0.0.1',
+      port,
+      username: 'ops',
+      password: 's3cret',
+      home,
+      ...isolated,
+    });
 
     it('connects to a Host alias with the HostName, Port and User of ~/.ssh/config', async () => {
       const home = homeWith(`Host lab\n  HostName 127.0.0.1\n  Port ${port}\n  User ops\n`);
@@ -292,14 +301,7 @@ describe('SSH remote against an in-process server', () => {
       const home = homeWith('');
       const knownHosts = join(home, '.ssh', 'known_hosts');
       const warnings: string[] = [];
-      const options: SshRemoteOptions = {
-        host: '127.0.0.1',
-        port,
-        username: 'ops',
-        password: 's3cret',
-        home,
-        ...isolated,
-      };
+      const options = opsLogin(home);
       const strict = createSshRemote(options);
       await expect(strict.exec('true')).rejects.toMatchObject({
         code: 'remote/host-key-rejected',
@@ -351,14 +353,7 @@ describe('SSH remote against an in-process server', () => {
       const stale = `[127.0.0.1]:${port} ssh-ed25519 ${otherKey.getPublicSSH().toString('base64')}`;
       const home = homeWith('', `# lab\n${stale}\n`);
       const knownHosts = join(home, '.ssh', 'known_hosts');
-      const options: SshRemoteOptions = {
-        host: '127.0.0.1',
-        port,
-        username: 'ops',
-        password: 's3cret',
-        home,
-        ...isolated,
-      };
+      const options = opsLogin(home);
       const refused = createSshRemote(options);
       await expect(refused.exec('true')).rejects.toMatchObject({
         code: 'remote/host-key-rejected',

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { isStackspecError, pyJsonDumps } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -17,31 +18,10 @@ import {
   renderProviderListJson,
 } from './render.js';
 
-const { store } = loadInventory(`
-aggregates: {gold: 11111111-1111-4111-8111-111111111111}
-providers:
-  - name: cn1
-    traits: [HW_CPU_X86_AVX, CUSTOM_ROOT]
-    inventories: {MEMORY_MB: 2048, DISK_GB: 100}
-    aggregates: [gold]
-    children:
-      - name: numa0
-        inventories: {VCPU: 4}
-        traits: [CUSTOM_NUMA]
-        children:
-          - name: pf0
-            inventories: {SRIOV_NET_VF: 8}
-            traits: [CUSTOM_PHYSNET1]
-      - name: numa1
-        inventories: {VCPU: {total: 4, reserved: 3}}
-        children:
-          - name: pf1
-            inventories: {SRIOV_NET_VF: 8}
-            traits: [CUSTOM_PHYSNET1]
-  - name: cn2
-    inventories: {VCPU: 2, MEMORY_MB: 1024, DISK_GB: 10}
-    usages: {VCPU: 1}
-`);
+// The NUMA trees of the fixture: cn1 with children and PFs below them, cn2 flat.
+const { store } = loadInventory(
+  readFileSync(new URL('../fixtures/numa-trees.yaml', import.meta.url), 'utf8'),
+);
 
 function names(query: string, version = '1.39'): string[][] {
   return findAllocationCandidates(store, parseAllocationCandidatesQuery(query, version))

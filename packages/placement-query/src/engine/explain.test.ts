@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { isStackspecError } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
 import { loadInventory } from '../model/inventory-file.js';
@@ -44,33 +45,8 @@ providers:
     inventories: {DISK_GB: 100}
 `);
 
-// Trees: cn1 with NUMA children and PFs below them, cn2 flat.
-const trees = cloud(`
-traits: [CUSTOM_ROOT, CUSTOM_NUMA, CUSTOM_PHYSNET1]
-aggregates: {gold: ${GOLD}}
-providers:
-  - name: cn1
-    traits: [HW_CPU_X86_AVX, CUSTOM_ROOT]
-    inventories: {MEMORY_MB: 2048, DISK_GB: 100}
-    aggregates: [gold]
-    children:
-      - name: numa0
-        inventories: {VCPU: 4}
-        traits: [CUSTOM_NUMA]
-        children:
-          - name: pf0
-            inventories: {SRIOV_NET_VF: 8}
-            traits: [CUSTOM_PHYSNET1]
-      - name: numa1
-        inventories: {VCPU: {total: 4, reserved: 3}}
-        children:
-          - name: pf1
-            inventories: {SRIOV_NET_VF: 8}
-            traits: [CUSTOM_PHYSNET1]
-  - name: cn2
-    inventories: {VCPU: 2, MEMORY_MB: 1024, DISK_GB: 10}
-    usages: {VCPU: 1}
-`);
+// Trees: cn1 with NUMA children and PFs below them, cn2 flat; only cn1 is in gold.
+const trees = cloud(readFileSync(new URL('../fixtures/numa-trees.yaml', import.meta.url), 'utf8'));
 
 function explain(store: ProviderStore, query: string, version = '1.39', names?: Record<string, string>) {
   return explainAllocationCandidates(

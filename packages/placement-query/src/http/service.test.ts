@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { placementRequest } from '../../test/support/placement-api.js';
 import { createPlacementHandler } from './service.js';
 
 const RP = '11111111-1111-4111-8111-111111111111';
@@ -15,17 +16,7 @@ function client(handler = createPlacementHandler({ requestId: () => 'req-test' }
     version = '1.39',
     headers: Record<string, string> = {},
   ) => {
-    const r = await handler(
-      new Request(`http://placement.test${path}`, {
-        method,
-        headers: {
-          'openstack-api-version': `placement ${version}`,
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...headers,
-        },
-        ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
-      }),
-    );
+    const r = await handler(placementRequest(method, path, body, version, headers));
     const text = await r.text();
     return { status: r.status, headers: r.headers, body: text ? JSON.parse(text) : undefined };
   };

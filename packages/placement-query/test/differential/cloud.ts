@@ -6,6 +6,7 @@
 // to capacity spread over several consumers, traits and aggregates on roots,
 // children and sharing providers.
 import type { InventoryFile, InventoryProviderEntry } from '../../src/model/inventory-file.js';
+import type { Inventory } from '../../src/model/store.js';
 import { chance, int, pick, type Random, seeded } from '../support/generate.js';
 
 /** What kind of tree a root heads. */
@@ -60,16 +61,7 @@ export function uuidFrom(r: Random): string {
   return `${part(8)}-${part(4)}-4${part(3)}-a${part(3)}-${part(12)}`;
 }
 
-interface Inv {
-  total: number;
-  reserved: number;
-  min_unit: number;
-  max_unit: number;
-  step_size: number;
-  allocation_ratio: number;
-}
-
-const capacity = (i: Inv) => Math.trunc((i.total - i.reserved) * i.allocation_ratio);
+const capacity = (i: Inventory) => Math.trunc((i.total - i.reserved) * i.allocation_ratio);
 
 /**
  * A cloud from a seed: the same seed and shape give the same cloud on every
@@ -93,12 +85,19 @@ export function generateCloud(seed: number, shape: CloudShape): Cloud {
     ...new Set(Array.from({ length: int(r, 0, max) }, () => pick(r, aggregates))),
   ];
   const providers: CloudProvider[] = [];
-  const invs = new Map<string, Record<string, Inv>>();
+  const invs = new Map<string, Record<string, Inventory>>();
 
   // An inventory with the odd settings real clouds have: reserved host
   // memory, overcommit, PCPU and memory pages in steps, max_unit caps.
-  const inv = (rc: string, total: number): Inv => {
-    const i: Inv = { total, reserved: 0, min_unit: 1, max_unit: total, step_size: 1, allocation_ratio: 1 };
+  const inv = (rc: string, total: number): Inventory => {
+    const i: Inventory = {
+      total,
+      reserved: 0,
+      min_unit: 1,
+      max_unit: total,
+      step_size: 1,
+      allocation_ratio: 1,
+    };
     if (rc === 'VCPU') i.allocation_ratio = pick(r, [1, 4, 16, 16]);
     if (rc === 'MEMORY_MB') {
       i.reserved = pick(r, [0, 512, 512]);
@@ -121,7 +120,7 @@ export function generateCloud(seed: number, shape: CloudShape): Cloud {
     kind: CloudProvider['kind'],
     root: string | undefined,
     parent: string | null,
-    inventories: Record<string, Inv>,
+    inventories: Record<string, Inventory>,
     traits: string[],
     aggs: string[],
   ): InventoryProviderEntry => {
@@ -140,7 +139,7 @@ export function generateCloud(seed: number, shape: CloudShape): Cloud {
     const k = r();
     const kind: RootKind = k < 0.35 ? 'flat' : k < 0.8 ? 'numa' : 'wide';
     const name = `cn${n}`;
-    const rootInv: Record<string, Inv> = {};
+    const rootInv: Record<string, Inventory> = {};
     if (kind !== 'numa') {
       rootInv.VCPU = inv('VCPU', pick(r, [4, 8, 16, 32]));
       rootInv.MEMORY_MB = inv('MEMORY_MB', pick(r, [4096, 8192, 16384]));
@@ -152,7 +151,7 @@ export function generateCloud(seed: number, shape: CloudShape): Cloud {
     const children: InventoryProviderEntry[] = [];
     if (kind === 'numa') {
       for (let c = 0; c < 2; c += 1) {
-        const numaInv: Record<string, Inv> = {
+        const numaInv: Record<string, Inventory> = {
           VCPU: inv('VCPU', pick(r, [4, 8, 16])),
           MEMORY_MB: inv('MEMORY_MB', pick(r, [4096, 8192])),
         };
@@ -210,7 +209,7 @@ export function generateCloud(seed: number, shape: CloudShape): Cloud {
   const nSharing = Math.max(2, Math.ceil(shape.nodes / 20));
   for (let s = 0; s < nSharing; s += 1) {
     const ip = chance(r, 0.3);
-    const sInv: Record<string, Inv> = ip
+    const sInv: Record<string, Inventory> = ip
       ? { IPV4_ADDRESS: inv('IPV4_ADDRESS', pick(r, [16, 64])) }
       : { DISK_GB: inv('DISK_GB', pick(r, [2000, 10000])) };
     const aggs = someAggs(2);
@@ -257,7 +256,7 @@ export function generateCloud(seed: number, shape: CloudShape): Cloud {
       for (const p of tree) {
         for (const rc of p.classes) {
           if (!chance(r, full ? 0.9 : 0.4)) continue;
-          const i = invs.get(p.uuid)?.[rc] as Inv;
+          const i = invs.get(p.uuid)?.[rc] as Inventory;
           const want = full
             ? Math.ceil(capacity(i) / n) + 1
             : int(r, 1, Math.max(1, Math.floor(capacity(i) / 3)));

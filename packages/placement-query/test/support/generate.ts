@@ -1,20 +1,12 @@
 // Seeded generators of inventories and queries shared by the conformance
 // suite and the benchmark.
+import { mulberry32 } from '../../../../test-support/random.js';
 import type { InventoryFile, InventoryProviderEntry } from '../../src/model/inventory-file.js';
 
 export type Random = () => number;
 
 /** mulberry32: the same inputs on every run. */
-export function seeded(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seeded: (seed: number) => Random = mulberry32;
 
 export const pick = <T>(r: Random, items: readonly T[]): T => items[Math.floor(r() * items.length)] as T;
 export const chance = (r: Random, p: number): boolean => r() < p;

@@ -65,18 +65,23 @@ function parse(text: string): unknown {
   }
 }
 
+/** The request every `send` makes: as admin, at `version`, with `body` as JSON. */
+function adminRequest(url: string, method: string, version: string, body: unknown): Request {
+  return new Request(url, {
+    method,
+    headers: {
+      'x-auth-token': 'admin',
+      'openstack-api-version': `placement ${version}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+}
+
 /** A `send` to a URL at a microversion. */
 export function httpSend(base: string, version = '1.39'): PlacementSend {
   return async (method, path, body) => {
-    const r = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        'x-auth-token': 'admin',
-        'openstack-api-version': `placement ${version}`,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
+    const r = await fetch(adminRequest(`${base}${path}`, method, version, body));
     return { status: r.status, body: parse(await r.text()) };
   };
 }
@@ -84,17 +89,7 @@ export function httpSend(base: string, version = '1.39'): PlacementSend {
 /** A `send` straight into our fetch handler (no socket). */
 export function handlerSend(handler: PlacementHandler, version = '1.39'): PlacementSend {
   return async (method, path, body) => {
-    const r = await handler(
-      new Request(`http://placement.test${path}`, {
-        method,
-        headers: {
-          'x-auth-token': 'admin',
-          'openstack-api-version': `placement ${version}`,
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      }),
-    );
+    const r = await handler(adminRequest(`http://placement.test${path}`, method, version, body));
     return { status: r.status, body: parse(await r.text()) };
   };
 }
