@@ -1,4 +1,4 @@
-import { addExamples, type CliIO, createProgram } from '@stackspec/core/cli';
+import { addExamples, type CliIO, createProgram, type HelpExample } from '@stackspec/core/cli';
 import type { Command } from 'commander';
 import type { Checkers } from './check.js';
 import { defaultCheckers } from './checkers.js';
@@ -14,6 +14,30 @@ export interface RunOptions {
   onServeStarted?: (server: StackspecServer) => void;
 }
 
+/** Examples in the help of `schedule` and `serve`, by command name. */
+const SUBCOMMAND_EXAMPLES: Record<string, readonly HelpExample[]> = {
+  schedule: [
+    {
+      description: 'Walk a flavor through the cloud described in a folder',
+      command: 'stackspec schedule --flavor FlavorVMXMirror examples/cloud',
+    },
+    {
+      description: 'Pick the node and print the whole result as JSON',
+      command: 'stackspec schedule --flavor FlavorVMXMirror --node bm-02 examples/cloud -f json',
+    },
+  ],
+  serve: [
+    {
+      description: 'Serve the APIs over a folder on port 8080',
+      command: 'stackspec serve examples/cloud --port 8080',
+    },
+    {
+      description: 'Keep deploy templates in PostgreSQL',
+      command: 'stackspec serve examples/cloud --database-url postgres://localhost/stackspec',
+    },
+  ],
+};
+
 /** Examples shown by `stackspec --help`, and by the help of `schedule` and `serve`. */
 function addHelpExamples(program: Command): void {
   addExamples(program, [
@@ -24,31 +48,10 @@ function addHelpExamples(program: Command): void {
     },
     { description: 'Serve every API over a folder', command: 'stackspec serve examples/cloud --port 8080' },
   ]);
-  const sub = (name: string) => program.commands.find((c) => c.name() === name);
-  const schedule = sub('schedule');
-  if (schedule)
-    addExamples(schedule, [
-      {
-        description: 'Walk a flavor through the cloud described in a folder',
-        command: 'stackspec schedule --flavor FlavorVMXMirror examples/cloud',
-      },
-      {
-        description: 'Pick the node and print the whole result as JSON',
-        command: 'stackspec schedule --flavor FlavorVMXMirror --node bm-02 examples/cloud -f json',
-      },
-    ]);
-  const serve = sub('serve');
-  if (serve)
-    addExamples(serve, [
-      {
-        description: 'Serve the APIs over a folder on port 8080',
-        command: 'stackspec serve examples/cloud --port 8080',
-      },
-      {
-        description: 'Keep deploy templates in PostgreSQL',
-        command: 'stackspec serve examples/cloud --database-url postgres://localhost/stackspec',
-      },
-    ]);
+  for (const [name, examples] of Object.entries(SUBCOMMAND_EXAMPLES)) {
+    const sub = program.commands.find((c) => c.name() === name);
+    if (sub) addExamples(sub, examples);
+  }
 }
 
 /**

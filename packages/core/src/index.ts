@@ -207,6 +207,7 @@ export {
 export {
   CUSTOM_TRAIT_PATTERN,
   CustomTraitSchema,
+  compareTraitReleases,
   isCustomTrait,
   isTraitName,
   LATEST_OS_TRAITS,

@@ -351,6 +351,24 @@ function serverMessage(e: unknown): string {
 
 function defineTemplateCommands(template: Command, io: CliIO, globals: () => GlobalOptions): void {
   const out = (cmd: Command) => cmd.opts() as OutputOptionValues & Record<string, unknown>;
+  const printTemplate = (t: Record<string, unknown>, o: OutputOptionValues) =>
+    print(
+      io,
+      formatObject(objectView(t), {
+        format: o.format,
+        ...(o.column ? { columns: o.column } : {}),
+        noindent: o.noindent === true,
+        cellStyle: 'python',
+      }),
+    );
+  // `set` and `unset` with nothing to change say so and send no request, as ironicclient does.
+  const patchTemplate = async (ident: string, ops: Record<string, unknown>[], verb: 'set' | 'unset') => {
+    if (!ops.length) {
+      print(io, `Please specify what to ${verb}.`);
+      return;
+    }
+    await withClient(globals(), io, (c) => c.patch(ident, ops));
+  };
 
   addOutputOptions(
     template
@@ -441,15 +459,7 @@ function defineTemplateCommands(template: Command, io: CliIO, globals: () => Glo
   ).action(async (ident: string, _o, cmd: Command) => {
     const o = out(cmd);
     const t = await withClient(globals(), io, (c) => c.show(ident, o.fields as string[] | undefined));
-    print(
-      io,
-      formatObject(objectView(t), {
-        format: o.format,
-        ...(o.column ? { columns: o.column } : {}),
-        noindent: o.noindent === true,
-        cellStyle: 'python',
-      }),
-    );
+    printTemplate(t, o);
   });
 
   addOutputOptions(
@@ -470,15 +480,7 @@ function defineTemplateCommands(template: Command, io: CliIO, globals: () => Glo
     if (o.uuid) body.uuid = o.uuid;
     if (o.extra) body.extra = Object.fromEntries(parseKeyValue(o.extra as string[]));
     const t = await withClient(globals(), io, (c) => c.create(body));
-    print(
-      io,
-      formatObject(objectView(t), {
-        format: o.format,
-        ...(o.column ? { columns: o.column } : {}),
-        noindent: o.noindent === true,
-        cellStyle: 'python',
-      }),
-    );
+    printTemplate(t, o);
   });
 
   template
@@ -495,11 +497,7 @@ function defineTemplateCommands(template: Command, io: CliIO, globals: () => Glo
         ops.push({ op: 'add', path: '/steps', value: await readJsonArgument(o.steps, io) });
       for (const [key, value] of parseKeyValue(o.extra ?? []))
         ops.push({ op: 'add', path: `/extra/${key}`, value });
-      if (!ops.length) {
-        print(io, 'Please specify what to set.');
-        return;
-      }
-      await withClient(globals(), io, (c) => c.patch(ident, ops));
+      await patchTemplate(ident, ops, 'set');
     });
 
   template
@@ -509,11 +507,7 @@ function defineTemplateCommands(template: Command, io: CliIO, globals: () => Glo
     .option('--extra <key>', 'extra metadata to remove (repeatable)', collect)
     .action(async (ident: string, o: { extra?: string[] }) => {
       const ops = (o.extra ?? []).map((key) => ({ op: 'remove', path: `/extra/${key}` }));
-      if (!ops.length) {
-        print(io, 'Please specify what to unset.');
-        return;
-      }
-      await withClient(globals(), io, (c) => c.patch(ident, ops));
+      await patchTemplate(ident, ops, 'unset');
     });
 
   template

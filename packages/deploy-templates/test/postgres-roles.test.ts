@@ -127,7 +127,19 @@ describe.runIf(available)('PostgreSQL with an owner that migrates and a service 
   it('serves as the service role without --no-migrate too, since nothing is missing', async () => {
     const plain = await serve([], service);
     expect((await post(plain.url, 'CUSTOM_PLAIN')).status).toBe(201);
-    // stackspec serve reads STACKSPEC_DATABASE_URL as well.
+    // stackspec serve reads STACKSPEC_DATABASE_URL as well, and keeps Placement's state
+    // in the same database (schema placement): the owner migrates that too.
+    const placement = await run('stackspec-placement', ['migrate'], {
+      cwd,
+      env: { STACKSPEC_DATABASE_URL: urlAs(owner) },
+    });
+    expect(placement.code, placement.err).toBe(0);
+    await sql(
+      urlAs(owner),
+      `GRANT USAGE ON SCHEMA placement TO "${service}";
+       GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA placement TO "${service}";
+       GRANT USAGE ON ALL SEQUENCES IN SCHEMA placement TO "${service}"`,
+    );
     const combined = start('stackspec', ['serve', '--port', '0', '--no-migrate'], {
       cwd,
       env: { STACKSPEC_DATABASE_URL: urlAs(service) },

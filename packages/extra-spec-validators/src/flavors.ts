@@ -1,6 +1,7 @@
 import {
   createDiagnostic,
   type Diagnostic,
+  describeType,
   diagnosticsFromZod,
   didYouMean,
   hasErrors,
@@ -227,7 +228,7 @@ export function readFlavorFile(text: string, filename?: string): ReadFlavorFileR
         continue;
       }
       const message = COUNT_FIELDS.has(key)
-        ? `'${key}' must be a whole number of 0 or more${key.toLowerCase() === 'swap' ? " (or '')" : ''}, but it is ${typeof value[key] === 'string' ? `'${value[key]}'` : String(value[key])}.`
+        ? `'${key}' must be a whole number of 0 or more${key.toLowerCase() === 'swap' ? " (or '')" : ''}, but it is ${showFieldValue(value[key])}.`
         : d.message;
       diagnostics.push(
         doc.diagnostic({ code: 'extra-specs/bad-flavor-file', path, message: `${flavor}: ${message}` }),
@@ -378,4 +379,11 @@ export function validateFlavorFile(
     );
   }
   return { ok: !hasErrors(diagnostics), diagnostics, flavors: read.flavors.length };
+}
+
+// A field's value for a message: strings quoted, mappings and lists by their
+// kind (a mapping's own `toString` key must not be called), others as written.
+function showFieldValue(v: unknown): string {
+  if (typeof v === 'string') return `'${v}'`;
+  return v !== null && typeof v === 'object' ? describeType(v) : String(v);
 }

@@ -1,4 +1,4 @@
-import { SpecError } from '@stackspec/core';
+import { compareTraitReleases, SpecError } from '@stackspec/core';
 import { z } from 'zod';
 import { kindOf } from './guards.js';
 
@@ -113,13 +113,5 @@ export function firstReleaseWithOsTraits(osTraits: string): NovaRelease | undefi
   return NOVA_RELEASES.find((r) => compareVersions(r.osTraits, osTraits) >= 0);
 }
 
-/** Compares dotted version numbers numerically (`2.10.0` > `2.9.0`). */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i += 1) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d) return d;
-  }
-  return 0;
-}
+/** Compares os-traits version numbers numerically (`2.10.0` > `2.9.0`): core's comparison. */
+export const compareVersions = compareTraitReleases;

@@ -125,6 +125,16 @@ function pickVersion(value: Record<string, unknown>): VersionPick {
   };
 }
 
+// Heat says the same for an empty resource and for one with no `type` key.
+function resourceWithoutType(name: string, path: string): DiagnosticInit {
+  return {
+    code: 'heat/template/resource-without-type',
+    message: 'Each resource must contain a type key.',
+    path,
+    hint: `Give resource '${name}' a "type:" such as OS::Heat::None.`,
+  };
+}
+
 function checkHotResources(
   resources: Record<string, unknown>,
   version: TemplateVersion,
@@ -138,12 +148,7 @@ function checkHotResources(
     const attrs = resources[name];
     const path = `/resources/${escapePointer(name)}`;
     if (!isTruthy(attrs)) {
-      out.push({
-        code: 'heat/template/resource-without-type',
-        message: 'Each resource must contain a type key.',
-        path,
-        hint: `Give resource '${name}' a "type:" such as OS::Heat::None.`,
-      });
+      out.push(resourceWithoutType(name, path));
       continue;
     }
     if (!isMapping(attrs)) {
@@ -169,12 +174,7 @@ function checkHotResources(
     }
     if (badKey) continue;
     if (!('type' in attrs)) {
-      out.push({
-        code: 'heat/template/resource-without-type',
-        message: 'Each resource must contain a type key.',
-        path,
-        hint: `Give resource '${name}' a "type:" such as OS::Heat::None.`,
-      });
+      out.push(resourceWithoutType(name, path));
       continue;
     }
     if (!isTruthy(attrs.type)) {

@@ -11,13 +11,13 @@ import {
 } from '@stackspec/core/cli';
 import { resolveRelease } from '@stackspec/extra-spec-validators';
 import type { Command } from 'commander';
-import { Option } from 'commander';
 import { type Checkers, type CheckReport, checkPaths } from '../check.js';
 import { createConfigResolver, loadConfig } from '../config.js';
 import { formatCheckGithub } from '../format/github.js';
 import { toSarif } from '../format/sarif.js';
 import { formatCheckJson, formatCheckText } from '../format/text.js';
 import { VERSION } from '../version.js';
+import { addConfigOptions } from './config-options.js';
 
 interface CheckOptions {
   format: ReportFormat;
@@ -70,19 +70,7 @@ export function addCheckCommand(
       command: 'stackspec check -f sarif --max-warnings 10 . > stackspec.sarif',
     },
   ]);
-  command
-    .option(
-      '--config <file>',
-      'config file (default: stackspec.config.yaml found from the working directory up)',
-    )
-    .addOption(
-      new Option('--mode <mode>', 'extra spec validation mode').choices([
-        'strict',
-        'permissive',
-        'off',
-        'nova',
-      ]),
-    )
+  addConfigOptions(command)
     .option('--release <name>', 'Nova release whose extra spec catalog applies (default: newest)')
     .option('-q, --quiet', 'report errors only')
     .option('--verbose', 'list every file with the kind it was recognised as')

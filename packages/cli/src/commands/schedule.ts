@@ -7,6 +7,7 @@ import { loadCloud } from '../cloud.js';
 import { loadConfigForFolder } from '../config.js';
 import { registryFor } from '../extra-spec-registry.js';
 import { type ScheduleResult, schedule } from '../schedule.js';
+import { addConfigOptions } from './config-options.js';
 
 interface ScheduleOptions {
   flavor: string;
@@ -115,32 +116,24 @@ export function formatScheduleText(r: ScheduleResult, flavorName: string, c: Col
 
 /** Adds `stackspec schedule --flavor NAME [PATHS…]` to a program. */
 export function addScheduleCommand(program: Command, io: CliIO, setExit: (code: number) => void) {
-  program
-    .command('schedule')
-    .description(
-      'walk a flavor through extra spec validation, Placement and deploy templates to the steps a node runs',
-    )
-    .argument(
-      '[paths...]',
-      'folders and files describing the cloud (flavors, inventory, deploy templates, driver steps)',
-      ['.'],
-    )
-    .requiredOption('--flavor <name>', 'the flavor to schedule')
-    .option('--inventory <file>', 'the Placement inventory (default: the one found among PATHS)')
-    .option('--node <name>', 'pick this node among the candidates (default: the first by name)')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .option(
-      '--config <file>',
-      'config file (default: stackspec.config.yaml found from the working directory up)',
-    )
-    .addOption(
-      new Option('--mode <mode>', 'extra spec validation mode').choices([
-        'strict',
-        'permissive',
-        'off',
-        'nova',
-      ]),
-    )
+  addConfigOptions(
+    program
+      .command('schedule')
+      .description(
+        'walk a flavor through extra spec validation, Placement and deploy templates to the steps a node runs',
+      )
+      .argument(
+        '[paths...]',
+        'folders and files describing the cloud (flavors, inventory, deploy templates, driver steps)',
+        ['.'],
+      )
+      .requiredOption('--flavor <name>', 'the flavor to schedule')
+      .option('--inventory <file>', 'the Placement inventory (default: the one found among PATHS)')
+      .option('--node <name>', 'pick this node among the candidates (default: the first by name)')
+      .addOption(
+        new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'),
+      ),
+  )
     .option('--release <name>', 'Nova release whose extra spec catalog applies')
     .option(
       '--required-member-prefix <prefix>',

@@ -10,7 +10,12 @@ export const MAX_TRAIT_LENGTH = 255;
 /** Custom trait names: `CUSTOM_` then upper-case letters, digits and underscores. */
 export const CUSTOM_TRAIT_PATTERN = /^CUSTOM_[A-Z0-9_]+$/;
 
-function compareRelease(a: string, b: string): number {
+/**
+ * Compares two os-traits release numbers part by part as numbers
+ * (`2.10.0` > `2.9.0`; a missing part counts as 0, so `3.0` equals `3.0.0`).
+ * Negative when `a` is older, zero when equal, positive when newer.
+ */
+export function compareTraitReleases(a: string, b: string): number {
   const pa = a.split('.').map(Number);
   const pb = b.split('.').map(Number);
   for (let i = 0; i < Math.max(pa.length, pb.length); i += 1) {
@@ -36,7 +41,7 @@ export function standardTraits(release: string = LATEST_OS_TRAITS): ReadonlySet<
   if (hit) return hit;
   const names = new Set<string>();
   for (const [r, added] of TRAIT_RELEASES) {
-    if (names.size && compareRelease(r, release) > 0) break;
+    if (names.size && compareTraitReleases(r, release) > 0) break;
     for (const n of added) names.add(n);
   }
   cache.set(release, names);

@@ -1,4 +1,4 @@
-import { defineExtraSpec, type ExtraSpecDefinition } from '../define.js';
+import { defineExtraSpec, type ExtraSpecDefinition, type ExtraSpecInput } from '../define.js';
 
 const FILTER_OPERATORS =
   'The value is a filter expression: a plain value, or an operator followed by a value — ' +
@@ -190,7 +190,14 @@ export const VMWARE_SPECS: readonly ExtraSpecDefinition[] = [
   }),
 ];
 
-const powervmRemoved = { release: 'zed', reason: 'The PowerVM driver was removed.' } as const;
+// Every PowerVM key arrived with the catalog (Ussuri) and went with the driver in Zed.
+function powervmSpec(spec: Omit<ExtraSpecInput, 'status' | 'virtDrivers'>): ExtraSpecDefinition {
+  return defineExtraSpec({
+    ...spec,
+    status: { added: 'ussuri', removed: { release: 'zed', reason: 'The PowerVM driver was removed.' } },
+    virtDrivers: ['powervm'],
+  });
+}
 const procUnits = {
   type: 'str',
   pattern: '\\d+\\.\\d+',
@@ -203,12 +210,10 @@ export const POWERVM_SPECS: readonly ExtraSpecDefinition[] = [
   ['max_mem', 'Largest memory (MiB) the partition may grow to; at least 256.'],
 ]
   .map(([key, text]) =>
-    defineExtraSpec({
+    powervmSpec({
       name: `powervm:${key}`,
       description: `${text} Should be a multiple of the host's logical memory block size.`,
       value: { type: 'int', min: 256, description: 'Memory in MiB.' },
-      status: { added: 'ussuri', removed: powervmRemoved },
-      virtDrivers: ['powervm'],
     }),
   )
   .concat(
@@ -216,12 +221,10 @@ export const POWERVM_SPECS: readonly ExtraSpecDefinition[] = [
       ['min_vcpu', 'Fewest virtual processors the partition may run with.'],
       ['max_vcpu', 'Most virtual processors the partition may grow to.'],
     ].map(([key, text]) =>
-      defineExtraSpec({
+      powervmSpec({
         name: `powervm:${key}`,
         description: text as string,
         value: { type: 'int', min: 1 },
-        status: { added: 'ussuri', removed: powervmRemoved },
-        virtDrivers: ['powervm'],
       }),
     ),
     [
@@ -229,76 +232,58 @@ export const POWERVM_SPECS: readonly ExtraSpecDefinition[] = [
       ['min_proc_units', 'Fewest processing units the partition may shrink to.'],
       ['max_proc_units', 'Most processing units the partition may grow to.'],
     ].map(([key, text]) =>
-      defineExtraSpec({
+      powervmSpec({
         name: `powervm:${key}`,
         description: `${text} Older firmware needs multiples of 0.1, newer of 0.05.`,
         value: procUnits,
-        status: { added: 'ussuri', removed: powervmRemoved },
-        virtDrivers: ['powervm'],
       }),
     ),
     [
-      defineExtraSpec({
+      powervmSpec({
         name: 'powervm:dedicated_proc',
         description: 'Gives the partition whole dedicated processors instead of shared processing units.',
         value: { type: 'bool' },
-        status: { added: 'ussuri', removed: powervmRemoved },
-        virtDrivers: ['powervm'],
       }),
-      defineExtraSpec({
+      powervmSpec({
         name: 'powervm:shared_weight',
         description: 'Weight (0–255) an uncapped shared partition gets when competing for spare cycles.',
         value: { type: 'int', min: 0, max: 255 },
-        status: { added: 'ussuri', removed: powervmRemoved },
-        virtDrivers: ['powervm'],
       }),
-      defineExtraSpec({
+      powervmSpec({
         name: 'powervm:availability_priority',
         description: 'Priority (0–255) of the partition when the host must free processors after a failure.',
         value: { type: 'int', min: 0, max: 255 },
-        status: { added: 'ussuri', removed: powervmRemoved },
-        virtDrivers: ['powervm'],
       }),
-      defineExtraSpec({
+      powervmSpec({
         name: 'powervm:uncapped',
         description: 'Lets a shared partition use more than its entitlement when the pool has idle capacity.',
         value: { type: 'bool' },
-        status: { added: 'ussuri', removed: powervmRemoved },
-        virtDrivers: ['powervm'],
       }),
-      defineExtraSpec({
+      powervmSpec({
         name: 'powervm:dedicated_sharing_mode',
         description: 'Whether, and when, idle dedicated processors are lent to shared partitions.',
         value: {
           type: 'str',
           enum: ['share_idle_procs', 'keep_idle_procs', 'share_idle_procs_active', 'share_idle_procs_always'],
         },
-        status: { added: 'ussuri', removed: powervmRemoved },
-        virtDrivers: ['powervm'],
       }),
-      defineExtraSpec({
+      powervmSpec({
         name: 'powervm:processor_compatibility',
         description: 'Processor compatibility mode, which decides the hosts the partition can migrate to.',
         value: {
           type: 'str',
           enum: ['default', 'POWER6', 'POWER6+', 'POWER6_Enhanced', 'POWER6+_Enhanced', 'POWER7', 'POWER8'],
         },
-        status: { added: 'ussuri', removed: powervmRemoved },
-        virtDrivers: ['powervm'],
       }),
-      defineExtraSpec({
+      powervmSpec({
         name: 'powervm:shared_proc_pool_name',
         description: 'Shared processor pool to run the partition in (names have at most 14 characters).',
         value: { type: 'str' },
-        status: { added: 'ussuri', removed: powervmRemoved },
-        virtDrivers: ['powervm'],
       }),
-      defineExtraSpec({
+      powervmSpec({
         name: 'powervm:srr_capability',
         description: 'Allows the partition to be restarted on another host when its host fails.',
         value: { type: 'bool' },
-        status: { added: 'ussuri', removed: powervmRemoved },
-        virtDrivers: ['powervm'],
       }),
     ],
   );

@@ -1,4 +1,4 @@
-import { defineExtraSpec, type ExtraSpecDefinition } from '../define.js';
+import { defineExtraSpec, type ExtraSpecDefinition, type ExtraSpecInput } from '../define.js';
 
 const SHARE_LEVELS = ['custom', 'high', 'normal', 'low'];
 
@@ -58,62 +58,57 @@ function vmwareQuota(key: string, what: string, unit: string): ExtraSpecDefiniti
   ];
 }
 
+// Every libvirt quota is libvirt-only and validated since Ussuri, the catalog's first series.
+function libvirtQuota(spec: Omit<ExtraSpecInput, 'status' | 'virtDrivers'>): ExtraSpecDefinition {
+  return defineExtraSpec({ ...spec, status: { added: 'ussuri' }, virtDrivers: ['libvirt'] });
+}
+
 /** `quota:` — resource limits for libvirt (cgroups, I/O and network tuning) and VMware. */
 export const QUOTA_SPECS: readonly ExtraSpecDefinition[] = [
   ...VMWARE_RESOURCES.flatMap(([key, what, unit]) => vmwareQuota(key, what, unit)),
-  defineExtraSpec({
+  libvirtQuota({
     name: 'quota:cpu_shares',
     description:
       'Relative CPU weight of the guest against other guests on the host: a guest with 2048 ' +
       'gets twice the CPU time of one with 1024 under contention. Unset keeps the host default.',
     value: { type: 'int', min: 0 },
-    status: { added: 'ussuri' },
-    virtDrivers: ['libvirt'],
   }),
-  defineExtraSpec({
+  libvirtQuota({
     name: 'quota:cpu_period',
     description:
       'Length in microseconds of the window in which ``quota:cpu_quota`` is enforced ' +
       '(1000 to 1000000 is meaningful; 0 means unset).',
     value: { type: 'int', min: 0 },
-    status: { added: 'ussuri' },
-    virtDrivers: ['libvirt'],
   }),
-  defineExtraSpec({
+  libvirtQuota({
     name: 'quota:cpu_quota',
     description:
       'CPU time in microseconds each vCPU may use per ``quota:cpu_period``; together they cap ' +
       'the guest at a fraction of a host CPU. A negative value means no cap.',
     value: { type: 'int' },
-    status: { added: 'ussuri' },
     history: [
       { until: 'wallaby', value: { type: 'int', min: 0 }, change: 'Xena allowed negative values (no cap).' },
     ],
-    virtDrivers: ['libvirt'],
     dependencies: [{ key: 'quota:cpu_period' }],
   }),
   ...(['read', 'write', 'total'] as const).flatMap((stat) =>
     (['bytes', 'iops'] as const).map((metric) =>
-      defineExtraSpec({
+      libvirtQuota({
         name: `quota:disk_${stat}_${metric}_sec`,
         description: `Throttle on disk ${stat === 'total' ? 'reads and writes together' : `${stat}s`}, in ${metric === 'bytes' ? 'bytes' : 'I/O operations'} per second.`,
         value: { type: 'int', min: 0 },
-        status: { added: 'ussuri' },
-        virtDrivers: ['libvirt'],
       }),
     ),
   ),
   ...(['inbound', 'outbound'] as const).flatMap((direction) =>
     (['average', 'peak', 'burst'] as const).map((metric) =>
-      defineExtraSpec({
+      libvirtQuota({
         name: `quota:vif_${direction}_${metric}`,
         description:
           metric === 'burst'
             ? `Largest burst of ${direction} network traffic, in KiB, allowed at peak rate.`
             : `${metric === 'average' ? 'Average' : 'Peak'} ${direction} network bandwidth of each interface, in KiB/s.`,
         value: { type: 'int', min: 0 },
-        status: { added: 'ussuri' },
-        virtDrivers: ['libvirt'],
       }),
     ),
   ),

@@ -740,17 +740,21 @@ function* multiProvider(
     seen.add(anchor);
     return visit(anchor);
   };
+  // The other trees a sharing provider lends to (only sharing providers get
+  // here, so the generator is not made once per provider).
+  const lentTo = function* (p: Provider): Generator<Space, void, undefined> {
+    for (const a of anchorsOf(store, p, ctx.anchorCache)) {
+      const shared = tryAnchor(a);
+      if (shared) yield shared;
+    }
+  };
   if (positive) {
     // A pair passes member_of only through a member provider (its own tree, or
     // the trees it shares with) or a member anchor, so members find every anchor.
     for (const p of members) {
       const space = tryAnchor(p.root);
       if (space) yield space;
-      if (ctx.sharing.has(p))
-        for (const a of anchorsOf(store, p, ctx.anchorCache)) {
-          const shared = tryAnchor(a);
-          if (shared) yield shared;
-        }
+      if (ctx.sharing.has(p)) yield* lentTo(p);
     }
     return;
   }
@@ -762,11 +766,7 @@ function* multiProvider(
     const p = e.provider;
     const space = tryAnchor(p.root);
     if (space) yield space;
-    if (ctx.sharing.has(p))
-      for (const a of anchorsOf(store, p, ctx.anchorCache)) {
-        const shared = tryAnchor(a);
-        if (shared) yield shared;
-      }
+    if (ctx.sharing.has(p)) yield* lentTo(p);
   }
 }
 

@@ -37,7 +37,15 @@ import type {
   ResourceProvidersExplanation,
 } from './explain-schema.js';
 import { listResourceProviders } from './providers.js';
-import { anchorRootsFor, GroupFilter, PASSED, ProvidersFilter, type StageSpec } from './stages.js';
+import {
+  anchorRootsFor,
+  type CompiledFilters,
+  GroupFilter,
+  PASSED,
+  ProvidersFilter,
+  type SharedFilters,
+  type StageSpec,
+} from './stages.js';
 
 /** Options of {@link explainAllocationCandidates} and {@link explainResourceProviders}. */
 export interface ExplainOptions {
@@ -126,6 +134,24 @@ function buildStages(f: Funnel): Built {
       return out;
     },
   };
+}
+
+/**
+ * The first stage that kept nothing, with examples filled in when it had
+ * some units to turn away and `wanted` agrees; undefined when every stage
+ * kept something.
+ */
+function firstEmptied(
+  stages: readonly ExplainStage[],
+  examples: Built['examples'],
+  max: number,
+  wanted: (s: ExplainStage) => boolean = () => true,
+): EmptiedBy | undefined {
+  const i = stages.findIndex((s) => s.kept === 0);
+  if (i < 0) return undefined;
+  const s = stages[i] as ExplainStage;
+  if (s.before > 0 && wanted(s)) s.examples = examples(i, max);
+  return { stage: s.stage, label: s.label };
 }
 
 function aggName(uuid: string, names: AggregateNames | undefined): string {
@@ -259,27 +285,27 @@ function explainOneProviderGroup(filter: GroupFilter, ctx: GroupContext): Funnel
     unit: 'providers',
     layout,
     shown,
-    labels: labelsOf(store, layout, { ...groupQuery(filter), rootRequired: rr }, names),
+    labels: labelsOf(store, layout, { ...labelQuery(filter, group), rootRequired: rr }, names),
     units,
     stops,
     reason,
   };
 }
 
-function groupQuery(filter: GroupFilter) {
-  const g = filter.group;
+/** What the labels of a filter's stages name: its compiled classes and trait sets, the rest as `q` states it. */
+function labelQuery(filter: CompiledFilters, q: SharedFilters) {
   return {
     classes: filter.classes,
     requiredSingles: filter.requiredSingles,
     anySets: filter.anySets,
-    forbiddenTraits: g.forbiddenTraits,
-    memberOf: g.memberOf,
-    forbiddenAggregates: g.forbiddenAggregates,
-    inTree: g.inTree,
+    forbiddenTraits: q.forbiddenTraits,
+    memberOf: q.memberOf,
+    forbiddenAggregates: q.forbiddenAggregates,
+    inTree: q.inTree,
   };
 }
 
-function inTreeReason(filter: GroupFilter, inTree: string | undefined): string {
+function inTreeReason(filter: CompiledFilters, inTree: string | undefined): string {
   return filter.treeRoot
     ? `not in the tree of ${filter.treeRoot.name}`
     : `in_tree ${inTree} names no provider`;
@@ -414,7 +440,7 @@ function explainTreeGroup(filter: GroupFilter, ctx: GroupContext): Funnel {
     unit: 'trees',
     layout,
     shown,
-    labels: labelsOf(store, layout, { ...groupQuery(filter), rootRequired: rr }, names).map((l, i) =>
+    labels: labelsOf(store, layout, { ...labelQuery(filter, group), rootRequired: rr }, names).map((l, i) =>
       i === filter.resourceClassAt ? `${l} (in the tree or shared)` : l,
     ),
     units,
@@ -683,21 +709,12 @@ export function explainAllocationCandidates(
   const max = options.examples ?? DEFAULT_EXAMPLES;
   let emptiedBy: EmptiedBy | undefined;
   for (const { out, b } of built) {
-    const i = out.stages.findIndex((s) => s.kept === 0);
-    if (i < 0) continue;
-    const s = out.stages[i] as ExplainStage;
-    if (s.before > 0) s.examples = b.examples(i, max);
-    emptiedBy = { group: out.suffix, stage: s.stage, label: s.label };
+    const found = firstEmptied(out.stages, b.examples, max);
+    if (!found) continue;
+    emptiedBy = { group: out.suffix, ...found };
     break;
   }
-  if (!emptiedBy) {
-    const i = req.stages.findIndex((s) => s.kept === 0);
-    if (i >= 0) {
-      const s = req.stages[i] as ExplainStage;
-      if (s.before > 0) s.examples = req.examples(i, max);
-      emptiedBy = { stage: s.stage, label: s.label };
-    }
-  }
+  emptiedBy ??= firstEmptied(req.stages, req.examples, max);
   return {
     endpoint: 'allocation_candidates',
     microversion: request.microversion,
@@ -754,9 +771,7 @@ export function explainResourceProviders(
       case 1:
         return `is not ${request.uuid}`;
       case 2:
-        return filter.treeRoot
-          ? `not in the tree of ${filter.treeRoot.name}`
-          : `in_tree ${request.inTree} names no provider`;
+        return inTreeReason(filter, request.inTree);
       case 3:
         return lacksTraits(p, filter.requiredSingles);
       case 4:
@@ -782,32 +797,20 @@ export function explainResourceProviders(
     labels: labelsOf(
       store,
       layout,
-      {
-        classes: filter.classes,
-        requiredSingles: filter.requiredSingles,
-        anySets: filter.anySets,
-        forbiddenTraits: request.forbiddenTraits,
-        memberOf: request.memberOf,
-        forbiddenAggregates: request.forbiddenAggregates,
-        inTree: request.inTree,
-        name: request.name,
-        uuid: request.uuid,
-      },
+      { ...labelQuery(filter, request), name: request.name, uuid: request.uuid },
       names,
     ),
     units,
     stops,
     reason,
   });
-  let emptiedBy: EmptiedBy | undefined;
-  const i = b.stages.findIndex((s) => s.kept === 0);
-  if (i >= 0) {
-    const s = b.stages[i] as ExplainStage;
-    // A name or uuid nobody has needs no examples: every provider is "not it".
-    if (s.before > 0 && s.stage !== 'name' && s.stage !== 'uuid')
-      s.examples = b.examples(i, options.examples ?? DEFAULT_EXAMPLES);
-    emptiedBy = { stage: s.stage, label: s.label };
-  }
+  // A name or uuid nobody has needs no examples: every provider is "not it".
+  const emptiedBy = firstEmptied(
+    b.stages,
+    b.examples,
+    options.examples ?? DEFAULT_EXAMPLES,
+    (s) => s.stage !== 'name' && s.stage !== 'uuid',
+  );
   return {
     endpoint: 'resource_providers',
     microversion: request.microversion,

@@ -112,6 +112,52 @@ function capacityFailure(
   return -1;
 }
 
+/** The filters both endpoints share, as a request group or a `GET /resource_providers` query states them. */
+export type SharedFilters = Pick<
+  ResourceProvidersRequest,
+  'resources' | 'requiredTraits' | 'forbiddenTraits' | 'memberOf' | 'forbiddenAggregates' | 'inTree'
+>;
+
+/**
+ * What {@link GroupFilter} and {@link ProvidersFilter} both judge, compiled
+ * once per evaluation: the classes with their amounts and capacity columns,
+ * and traits and aggregates as the store's index sets, so that each test is
+ * a lookup by identity.
+ */
+export abstract class CompiledFilters {
+  readonly classes: readonly string[];
+  readonly amounts: readonly number[];
+  readonly columns: readonly (CapacityColumns | undefined)[];
+  /** Single-trait sets of `required` (all needed). */
+  readonly requiredSingles: readonly string[];
+  /** `in:` sets of `required` (one of each needed). */
+  readonly anySets: readonly (readonly string[])[];
+  /** The root of `in_tree`'s provider; `null` when `in_tree` names no provider. */
+  readonly treeRoot: Provider | null | undefined;
+  protected readonly required: Holders;
+  protected readonly forbidden: Holders;
+  protected readonly any: readonly Holders[];
+  protected readonly memberOf: readonly Holders[];
+  protected readonly forbiddenAggregates: Holders;
+
+  constructor(store: ProviderStore, q: SharedFilters) {
+    const resources = q.resources ?? {};
+    this.classes = Object.keys(resources);
+    this.amounts = this.classes.map((rc) => resources[rc] as number);
+    this.columns = this.classes.map((rc) =>
+      store.hasResourceClass(rc) ? store.columnsOf(store.classIndexOf(rc)) : undefined,
+    );
+    this.requiredSingles = q.requiredTraits.filter((s) => s.length === 1).map((s) => s[0] as string);
+    this.anySets = q.requiredTraits.filter((s) => s.length > 1);
+    this.required = this.requiredSingles.map((t) => store.withTrait(t));
+    this.any = this.anySets.map((set) => set.map((t) => store.withTrait(t)));
+    this.forbidden = q.forbiddenTraits.map((t) => store.withTrait(t));
+    this.memberOf = q.memberOf.map((set) => set.map((a) => store.inAggregate(a)));
+    this.forbiddenAggregates = q.forbiddenAggregates.map((a) => store.inAggregate(a));
+    this.treeRoot = q.inTree === undefined ? undefined : (store.provider(q.inTree)?.root ?? null);
+  }
+}
+
 /**
  * A request group's filters, compiled once per evaluation (traits and
  * aggregates become the store's index sets, so each test is a lookup by
@@ -123,16 +169,7 @@ function capacityFailure(
  * the providers picked together. Each returns the index of the first stage
  * failed, or {@link PASSED}.
  */
-export class GroupFilter {
-  readonly classes: readonly string[];
-  readonly amounts: readonly number[];
-  readonly columns: readonly (CapacityColumns | undefined)[];
-  /** Single-trait sets of `required` (all needed). */
-  readonly requiredSingles: readonly string[];
-  /** `in:` sets of `required` (one of each needed). */
-  readonly anySets: readonly (readonly string[])[];
-  /** The root of `in_tree`'s provider; `null` when `in_tree` names no provider. */
-  readonly treeRoot: Provider | null | undefined;
+export class GroupFilter extends CompiledFilters {
   /** Whether the group has required traits or member_of (a resourceless group needs one). */
   readonly hasPositiveFilter: boolean;
   readonly resourceClassAt = 0;
@@ -146,11 +183,6 @@ export class GroupFilter {
   readonly rootRequiredAt: number;
   /** Only in `one-provider` mode (-1 otherwise). */
   readonly positiveFilterAt: number;
-  private readonly required: Holders;
-  private readonly forbidden: Holders;
-  private readonly any: readonly Holders[];
-  private readonly memberOf: readonly Holders[];
-  private readonly forbiddenAggregates: Holders;
   /** Nothing but capacity to judge per provider in `tree` mode. */
   private readonly plain: boolean;
 
@@ -159,19 +191,7 @@ export class GroupFilter {
     readonly group: RequestGroup,
     readonly mode: GroupMode,
   ) {
-    this.classes = Object.keys(group.resources);
-    this.amounts = this.classes.map((rc) => group.resources[rc] as number);
-    this.columns = this.classes.map((rc) =>
-      store.hasResourceClass(rc) ? store.columnsOf(store.classIndexOf(rc)) : undefined,
-    );
-    this.requiredSingles = group.requiredTraits.filter((s) => s.length === 1).map((s) => s[0] as string);
-    this.anySets = group.requiredTraits.filter((s) => s.length > 1);
-    this.required = this.requiredSingles.map((t) => store.withTrait(t));
-    this.any = this.anySets.map((set) => set.map((t) => store.withTrait(t)));
-    this.forbidden = group.forbiddenTraits.map((t) => store.withTrait(t));
-    this.memberOf = group.memberOf.map((set) => set.map((a) => store.inAggregate(a)));
-    this.forbiddenAggregates = group.forbiddenAggregates.map((a) => store.inAggregate(a));
-    this.treeRoot = group.inTree === undefined ? undefined : (store.provider(group.inTree)?.root ?? null);
+    super(store, group);
     this.hasPositiveFilter = group.requiredTraits.length > 0 || group.memberOf.length > 0;
     this.plain =
       !group.forbiddenTraits.length &&
@@ -324,43 +344,20 @@ export function rootPasses(p: Provider, rootRequired: RootRequired): boolean {
  * uuid, in_tree, required traits, forbidden traits, `in:` traits,
  * member_of, forbidden aggregates, then inventory and capacity per class.
  */
-export class ProvidersFilter {
-  readonly classes: readonly string[];
-  readonly amounts: readonly number[];
-  readonly columns: readonly (CapacityColumns | undefined)[];
-  readonly requiredSingles: readonly string[];
-  readonly anySets: readonly (readonly string[])[];
-  readonly treeRoot: Provider | null | undefined;
+export class ProvidersFilter extends CompiledFilters {
   readonly resourceClassAt: number;
   /** Whether name, uuid or in_tree is given. */
   private readonly located: boolean;
   private readonly byName: Provider | null | undefined;
   private readonly byUuid: Provider | null | undefined;
-  private readonly required: Holders;
-  private readonly forbidden: Holders;
-  private readonly any: readonly Holders[];
-  private readonly memberOf: readonly Holders[];
-  private readonly forbiddenAggregates: Holders;
 
   constructor(
     store: ProviderStore,
     readonly request: ResourceProvidersRequest,
   ) {
-    this.classes = Object.keys(request.resources ?? {});
-    this.amounts = this.classes.map((rc) => request.resources?.[rc] as number);
-    this.columns = this.classes.map((rc) =>
-      store.hasResourceClass(rc) ? store.columnsOf(store.classIndexOf(rc)) : undefined,
-    );
-    this.requiredSingles = request.requiredTraits.filter((s) => s.length === 1).map((s) => s[0] as string);
-    this.anySets = request.requiredTraits.filter((s) => s.length > 1);
+    super(store, request);
     this.byName = request.name === undefined ? undefined : (store.providerByName(request.name) ?? null);
     this.byUuid = request.uuid === undefined ? undefined : (store.provider(request.uuid) ?? null);
-    this.required = this.requiredSingles.map((t) => store.withTrait(t));
-    this.any = this.anySets.map((set) => set.map((t) => store.withTrait(t)));
-    this.forbidden = request.forbiddenTraits.map((t) => store.withTrait(t));
-    this.memberOf = request.memberOf.map((set) => set.map((a) => store.inAggregate(a)));
-    this.forbiddenAggregates = request.forbiddenAggregates.map((a) => store.inAggregate(a));
-    this.treeRoot = request.inTree === undefined ? undefined : (store.provider(request.inTree)?.root ?? null);
     this.resourceClassAt = 8;
     this.located = request.name !== undefined || request.uuid !== undefined || request.inTree !== undefined;
   }
