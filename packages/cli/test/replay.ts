@@ -288,6 +288,14 @@ async function until(ready: () => boolean, gone: () => boolean, ms: number): Pro
   return true;
 }
 
+/** The npm settings the replay itself gives (quiet, offline); every other npm_config_* is pnpm's. */
+const READER_NPM_SETTINGS = new Set([
+  'npm_config_offline',
+  'npm_config_audit',
+  'npm_config_fund',
+  'npm_config_update_notifier',
+]);
+
 /** Declares the tests that replay every console session of `page` (a path from the repository root). */
 export function replayPage(page: string): void {
   let shims: string;
@@ -354,6 +362,11 @@ export function replayPage(page: string): void {
         npm_config_fund: 'false',
         npm_config_update_notifier: 'false',
       });
+      // A reader's shell has none of the settings pnpm hands its scripts (npm_config_catalog,
+      // npm_config_auto_install_peers…), which npm would warn about when `pnpm test` runs the page.
+      for (const key of Object.keys(env)) {
+        if (/^npm_(config|package|lifecycle)_/i.test(key) && !READER_NPM_SETTINGS.has(key)) delete env[key];
+      }
       if (!USE_BUILT) {
         env.NODE_OPTIONS =
           `${env.NODE_OPTIONS ?? ''} --conditions=@stackspec/source --import ${TSX_LOADER}`.trim();
