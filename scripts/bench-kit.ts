@@ -28,17 +28,8 @@ export interface BenchReport {
   extra: Record<string, unknown>;
 }
 
-/** Small deterministic PRNG (mulberry32) so inputs are the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Small deterministic PRNG (mulberry32, shared with the tests) so inputs are the same on every run. */
+export { mulberry32 as seededRandom } from '../test-support/random.js';
 
 /** `<package>.<bench>` from a bench file path, e.g. `core.yaml`. */
 export function benchName(fileUrl: string): string {

@@ -16,27 +16,21 @@
 //
 // Target (printed PASS/FAIL): the 100,000-node inventory loads in 10 s or less.
 // PLACEMENT_LOAD_NODES (default 1000,10000,100000) chooses the sizes.
+
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { safeParseDocument } from '@stackspec/core';
 import { benchName, report, type TaskFigures } from '../../../scripts/bench-kit.js';
 import { safeLoadInventory } from '../src/model/inventory-file.js';
 import { generateInventory } from '../test/support/generate.js';
+import { benchCloudShape } from './support/cloud-shape.js';
 
 const SIZES = (process.env.PLACEMENT_LOAD_NODES ?? '1000,10000,100000').split(',').map(Number);
 const SEED = 20261123;
 const TARGET_MS = 10_000;
 
 function textOf(nodes: number): string {
-  const { file } = generateInventory(SEED + nodes, {
-    computeNodes: nodes,
-    numaPerNode: 2,
-    sharingProviders: 5 + Math.floor(nodes / 20000),
-    aggregates: 50,
-    customTraits: 30,
-    rich: false,
-    usageRate: 0.2,
-  });
+  const { file } = generateInventory(SEED + nodes, benchCloudShape(nodes));
   return JSON.stringify(file, null, 1);
 }
 

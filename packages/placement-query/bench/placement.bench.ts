@@ -26,6 +26,7 @@
 // PLACEMENT_BENCH_NODES (default 1000,10000,100000) and
 // PLACEMENT_BENCH_ORACLE_NODES (default 1000; 5000 takes Placement ~12 min
 // to load) choose the sizes.
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
@@ -41,6 +42,7 @@ import type { PlacementHandler } from '../src/http/service.js';
 import type { ResolvedInventory } from '../src/model/inventory-file.js';
 import { type GeneratedInventory, generateInventory } from '../test/support/generate.js';
 import { httpSend, startOracle } from '../test/support/oracle.js';
+import { benchCloudShape } from './support/cloud-shape.js';
 
 // Measure what ships: the built package (and its bin) when it is newer than
 // every source file (run `pnpm build` first), the sources otherwise or with
@@ -127,20 +129,8 @@ const QUERIES: Query[] = [
 ];
 const RP_TARGET = 'rp member_of + traits';
 
-function shape(nodes: number) {
-  return {
-    computeNodes: nodes,
-    numaPerNode: 2,
-    sharingProviders: 5 + Math.floor(nodes / 20000),
-    aggregates: 50,
-    customTraits: 30,
-    rich: false,
-    usageRate: 0.2,
-  };
-}
-
 function build(nodes: number): { gen: GeneratedInventory; inventory: ResolvedInventory } {
-  const gen = generateInventory(SEED + nodes, shape(nodes));
+  const gen = generateInventory(SEED + nodes, benchCloudShape(nodes));
   const r = resolveInventory(gen.file, createProviderStore());
   if (!r.ok) throw new Error(JSON.stringify(r.diagnostics.slice(0, 3)));
   return { gen, inventory: r.inventory };
@@ -258,7 +248,7 @@ async function startChild(script: string, args: string[]): Promise<{ url: string
 function startOurServer(nodes: number): Promise<{ url: string; close(): Promise<void> }> {
   return startChild('serve-cloud.ts', [
     useDist ? dist : fileURLToPath(new URL('../src/index.ts', import.meta.url)),
-    JSON.stringify(shape(nodes)),
+    JSON.stringify(benchCloudShape(nodes)),
     String(SEED + nodes),
   ]);
 }
