@@ -18,8 +18,12 @@ import { REPO_ROOT } from './shared.js';
 /** True when processes run the built bins (STACKSPEC_REQUIRE_BUILT=1, as CI sets after building). */
 export const USE_BUILT = process.env.STACKSPEC_REQUIRE_BUILT === '1';
 
-// tsx's loader by absolute URL: processes may run in a temporary folder.
-const TSX_LOADER = pathToFileURL(
+/**
+ * tsx's loader by absolute URL, for `node --import` in a process that runs
+ * TypeScript: such processes may run in a temporary folder, where a bare
+ * `tsx` would not resolve.
+ */
+export const TSX_LOADER = pathToFileURL(
   join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/loader.mjs'),
 ).href;
 

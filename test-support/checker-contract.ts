@@ -17,7 +17,7 @@ import {
   type FileChecker,
   type ResourceReader,
   type ResourceReadResult,
-  safeParseDocument,
+  validateDocument,
 } from '@stackspec/core';
 import { createNodeResourceReader } from '@stackspec/core/node';
 import fc from 'fast-check';
@@ -211,7 +211,7 @@ export function describeCheckerContract<Options>(opts: CheckerContractOptions<Op
   const { checker } = opts;
   const own = [...(KIND_SAMPLES[checker.kind] ?? []), ...(opts.fixtures ?? [])];
   const parse = (file: ContractFile) => {
-    const parsed = safeParseDocument(file.text, { filename: file.path, duplicateKeys: 'warn' });
+    const parsed = validateDocument(file.text, { filename: file.path, duplicateKeys: 'warn' });
     if (!parsed.ok)
       throw new Error(`The fixture ${file.path} does not parse: ${parsed.diagnostics[0]?.message}`);
     return { ...file, document: parsed.document };
@@ -281,7 +281,7 @@ export function describeCheckerContract<Options>(opts: CheckerContractOptions<Op
           fc.constantFrom('x.yaml', 'nested/dir/x.json', 'stackspec.config.yaml'),
           async (text, path) => {
             checker.recognise({ path, text });
-            const parsed = safeParseDocument(text, { filename: path, duplicateKeys: 'warn' });
+            const parsed = validateDocument(text, { filename: path, duplicateKeys: 'warn' });
             if (!parsed.ok) return;
             checker.recognise({ path, text, document: parsed.document });
             const found = await checker.check({ path, text, document: parsed.document }, { reader });

@@ -1,7 +1,8 @@
 // The files a bounded reader must meet without hanging or running out of
 // memory, in a throwaway folder: named pipes with and without a writer, a
 // directory where a file is expected, a sparse file of a gigabyte, and a
-// small file to test the bound itself on.
+// small file to test the bound itself on; and the makers of a named pipe and
+// a sparse file, for suites that need them under names of their own.
 import { execFileSync } from 'node:child_process';
 import {
   closeSync,
@@ -40,14 +41,26 @@ export function createHostileFolder(prefix: string, okText: string): HostileFold
   writeFileSync(at('ok.yaml'), okText);
   writeFileSync(at('empty.yaml'), '');
   mkdirSync(at('folder.yaml'));
-  execFileSync('mkfifo', [at('fifo.yaml')]);
-  execFileSync('mkfifo', [at('fed.yaml')]);
-  // Sparse: it takes no disk space, yet read whole it would need a gigabyte
-  // (and make a string too long for V8).
-  writeFileSync(at('huge.yaml'), '');
-  truncateSync(at('huge.yaml'), 2 ** 30);
+  makeFifo(at('fifo.yaml'));
+  makeFifo(at('fed.yaml'));
+  // A gigabyte read whole would also make a string too long for V8.
+  makeSparseFile(at('huge.yaml'), 2 ** 30);
   writeFileSync(at('limit.yaml'), 'x'.repeat(64));
   return { dir, at, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Makes a named pipe (FIFO) at `path` with `mkfifo`; throws when it cannot. */
+export function makeFifo(path: string): void {
+  execFileSync('mkfifo', [path]);
+}
+
+/**
+ * Makes a sparse file of `bytes` at `path`: it takes no disk space, yet a
+ * reader that reads it whole needs that much memory.
+ */
+export function makeSparseFile(path: string, bytes: number): void {
+  writeFileSync(path, '');
+  truncateSync(path, bytes);
 }
 
 /**

@@ -39,7 +39,7 @@ describe('checkText', () => {
     ).toBe('disabled');
   });
 
-  it('reports a checker that crashes as check/internal on the file, not as a crash', async () => {
+  it('reports a checker that crashes as stackspec/check/internal on the file, not as a crash', async () => {
     const checkers: Checkers = {
       flavor: () => {
         throw new TypeError('boom');
@@ -48,7 +48,7 @@ describe('checkText', () => {
     const r = await checkText(FLAVOR, 'f.yaml', { config: config(), checkers });
     expect(r.diagnostics).toEqual([
       expect.objectContaining({
-        code: 'check/internal',
+        code: 'stackspec/check/internal',
         severity: 'error',
         file: 'f.yaml',
         message: expect.stringContaining('boom'),
@@ -78,7 +78,7 @@ describe('checkText', () => {
     expect(r.kind).toBe('flavor');
     expect(r.diagnostics).toEqual([
       expect.objectContaining({
-        code: 'check/misspelt-key',
+        code: 'stackspec/check/misspelt-key',
         severity: 'error',
         path: '/extra_spec',
         line: 2,
@@ -234,7 +234,7 @@ describe('hostile files', () => {
     expect(readCheckedFile(at('pipe.yaml'), 'pipe.yaml')).toMatchObject({
       ok: false,
       diagnostic: {
-        code: 'check/unreadable',
+        code: 'stackspec/check/unreadable',
         severity: 'error',
         file: 'pipe.yaml',
         message: 'The file cannot be read: it is a named pipe (FIFO), not a regular file.',
@@ -243,13 +243,13 @@ describe('hostile files', () => {
     });
     expect(readCheckedFile(at('zero.yaml'), 'zero.yaml')).toMatchObject({
       ok: false,
-      diagnostic: { code: 'check/unreadable', message: expect.stringContaining('it is a device') },
+      diagnostic: { code: 'stackspec/check/unreadable', message: expect.stringContaining('it is a device') },
     });
     expect(readCheckedFile(at('big.yaml'), 'big.yaml')).toMatchObject({
       ok: false,
       size: 400 * 1024 ** 2,
       diagnostic: {
-        code: 'check/unreadable',
+        code: 'stackspec/check/unreadable',
         file: 'big.yaml',
         message: `The file holds ${400 * 1024 ** 2} bytes, more than the limit of 10485760 bytes; it is not read.`,
         hint: expect.stringContaining('up to 10485760 bytes'),
@@ -257,7 +257,7 @@ describe('hostile files', () => {
     });
     expect(readCheckedFile(at('gone.yaml'), 'gone.yaml')).toMatchObject({
       ok: false,
-      diagnostic: { code: 'check/unreadable', message: 'The file does not exist.' },
+      diagnostic: { code: 'stackspec/check/unreadable', message: 'The file does not exist.' },
     });
   });
 
@@ -269,7 +269,7 @@ describe('hostile files', () => {
         kind: undefined,
         diagnostics: [
           expect.objectContaining({
-            code: 'check/unreadable',
+            code: 'stackspec/check/unreadable',
             message: expect.stringContaining('more than the limit'),
           }),
         ],

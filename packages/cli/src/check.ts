@@ -11,8 +11,8 @@ import {
   type ResourceReader,
   recogniseFile,
   type SourceDocument,
-  safeParseDocument,
   toJsonPointer,
+  validateDocument,
   withFile,
 } from '@stackspec/core';
 import {
@@ -130,7 +130,7 @@ const ALWAYS_IGNORED = ['**/node_modules/**', '**/.git/**', '**/dist/**'];
 
 function internalError(who: string, e: unknown, file: string): Diagnostic {
   return createDiagnostic({
-    code: 'check/internal',
+    code: 'stackspec/check/internal',
     message: `${who} failed on this file: ${describeError(e)}`,
     file,
     hint: 'This is a bug in stackspec; please report it with the file.',
@@ -144,7 +144,7 @@ export async function checkText(
   options: { absolutePath?: string; config: StackspecConfig; baseDir?: string; checkers: Checkers },
 ): Promise<CheckedFile> {
   if (/\.j2(\.[A-Za-z]+)?$/.test(file)) return { file, kind: undefined, diagnostics: [], skipped: 'jinja' };
-  const parsed = safeParseDocument(text, { filename: file, duplicateKeys: 'warn' });
+  const parsed = validateDocument(text, { filename: file, duplicateKeys: 'warn' });
   if (!parsed.ok) return { file, kind: undefined, diagnostics: parsed.diagnostics };
   const document = parsed.document;
   const input: CheckerInput = { path: file, text, document };
@@ -176,7 +176,7 @@ export async function checkText(
       diagnostics: [
         document.diagnostic(
           {
-            code: 'check/misspelt-key',
+            code: 'stackspec/check/misspelt-key',
             message: `The key '${miss.key}' looks like a misspelling of ${miss.expected}, so this file was not checked as a ${checker.label}.`,
             path: toJsonPointer([miss.key]),
             hint: `Did you mean ${miss.expected}?`,
@@ -275,7 +275,7 @@ function unreadableHint(message: string): string {
  * reader: nothing but a regular file is opened for reading (a FIFO cannot
  * hang the run, `/dev/zero` cannot fill memory) and nothing over the
  * loader's size limit ({@link DEFAULT_MAX_BYTES}) is read. A failure is
- * `check/unreadable`, its message saying why (missing, permission, a named
+ * `stackspec/check/unreadable`, its message saying why (missing, permission, a named
  * pipe, a device, too large) and its hint what to do.
  */
 export function readCheckedFile(absolutePath: string, file: string): ReadTextFileResult {
@@ -286,7 +286,7 @@ export function readCheckedFile(absolutePath: string, file: string): ReadTextFil
     d.code === 'fs/too-large'
       ? `stackspec reads files of up to ${DEFAULT_MAX_BYTES} bytes; split this one, or add it to ignore: in stackspec.config.yaml.`
       : unreadableHint(d.message);
-  return { ...read, diagnostic: { ...d, code: 'check/unreadable', hint } };
+  return { ...read, diagnostic: { ...d, code: 'stackspec/check/unreadable', hint } };
 }
 
 /**

@@ -66,7 +66,7 @@ describe('stackspec check with a list of checkers', () => {
     expect(r).toMatchObject({ kind: 'widget', skipped: 'disabled', diagnostics: [] });
   });
 
-  it('reports a recogniser that throws as check/internal on the file instead of ending the run', async () => {
+  it('reports a recogniser that throws as stackspec/check/internal on the file instead of ending the run', async () => {
     const broken: CheckerEntry = {
       checker: {
         kind: 'broken',
@@ -80,7 +80,7 @@ describe('stackspec check with a list of checkers', () => {
     const r = await checkText('a: 1\n', 'a.yaml', { config: defaultConfig(), checkers: [broken] });
     expect(r.diagnostics).toEqual([
       expect.objectContaining({
-        code: 'check/internal',
+        code: 'stackspec/check/internal',
         file: 'a.yaml',
         message: expect.stringContaining('boom'),
       }),

@@ -30,7 +30,7 @@ describe('loadCloud', () => {
         message: expect.stringContaining('named pipe'),
       }),
       expect.objectContaining({
-        code: 'check/unreadable',
+        code: 'stackspec/check/unreadable',
         severity: 'error',
         file: 'big.yaml',
         message: `The file holds ${400 * 1024 ** 2} bytes, more than the limit of 10485760 bytes; it is not read.`,
@@ -43,7 +43,7 @@ describe('loadCloud', () => {
     expect(big.rejected).toEqual([{ file: 'big.yaml', kind: 'placement-inventory' }]);
     expect(big.diagnostics).toEqual([
       expect.objectContaining({
-        code: 'check/unreadable',
+        code: 'stackspec/check/unreadable',
         message: expect.stringContaining('more than the limit'),
       }),
     ]);

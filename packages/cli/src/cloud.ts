@@ -2,9 +2,9 @@ import { basename, isAbsolute, resolve } from 'node:path';
 import {
   createDiagnostic,
   type Diagnostic,
-  parseJsonPointer,
   type SourceDocument,
-  safeParseDocument,
+  validateDocument,
+  validateJsonPointer,
   validateWithSchema,
 } from '@stackspec/core';
 import { walkFiles } from '@stackspec/core/node';
@@ -18,7 +18,7 @@ import {
   type AggregateInfo,
   type ProviderStore,
   type ResolvedInventory,
-  safeLoadInventory,
+  validateInventory,
 } from '@stackspec/placement-query';
 import { readCheckedFile } from './check.js';
 import { classifyDocument } from './classify.js';
@@ -77,7 +77,7 @@ function toInt(v: unknown): number {
 }
 
 function valueAt(root: unknown, pointer: string): unknown {
-  const segments = parseJsonPointer(pointer) ?? [];
+  const segments = validateJsonPointer(pointer).value ?? [];
   let cur = root;
   for (const seg of segments) {
     if (cur === null || typeof cur !== 'object') return undefined;
@@ -123,7 +123,7 @@ function templatesOf(value: unknown): unknown[] {
  * out (and listed in `rejected`); nothing throws for bad input. One
  * inventory and one driver steps file are used: the first by path, or the
  * inventory named in `options.inventory`; others found are warnings
- * (`cloud/several-inventories`, `cloud/several-driver-steps`).
+ * (`stackspec/cloud/several-inventories`, `stackspec/cloud/several-driver-steps`).
  */
 export async function loadCloud(
   paths: readonly string[],
@@ -153,7 +153,7 @@ export async function loadCloud(
         severity: 'warning',
         message: `${used} is the ${what} used; this one is left out.`,
         file,
-        hint: `Keep one ${what} under the paths given${code === 'cloud/several-inventories' ? ', or name it with --inventory FILE' : ''}.`,
+        hint: `Keep one ${what} under the paths given${code === 'stackspec/cloud/several-inventories' ? ', or name it with --inventory FILE' : ''}.`,
       }),
     );
   for (const [i, file] of files.entries()) {
@@ -169,7 +169,7 @@ export async function loadCloud(
       continue;
     }
     const text = read.text;
-    const parsed = safeParseDocument(text, { filename: file, duplicateKeys: 'warn' });
+    const parsed = validateDocument(text, { filename: file, duplicateKeys: 'warn' });
     if (!parsed.ok) {
       cloud.diagnostics.push(...parsed.diagnostics);
       reject();
@@ -189,13 +189,13 @@ export async function loadCloud(
         const r = validateWithSchema(
           DriverStepsFileSchema,
           Array.isArray(value) ? { driver_steps: value } : parsed.document,
-          { area: 'driver-steps', file },
+          { area: 'stackspec/driver-steps', file },
         );
         if (!r.ok) {
           cloud.diagnostics.push(...r.diagnostics);
           cloud.rejected.push({ file, kind });
         } else if (cloud.driverSteps)
-          extra('cloud/several-driver-steps', 'driver steps file', cloud.driverSteps.file, file);
+          extra('stackspec/cloud/several-driver-steps', 'driver steps file', cloud.driverSteps.file, file);
         else cloud.driverSteps = { file, steps: r.value.driver_steps as DriverStep[] };
         break;
       }
@@ -208,12 +208,12 @@ export async function loadCloud(
       case 'placement-inventory': {
         // An inventory among the paths gives way to the one named explicitly.
         if (explicit && !isExplicit) break;
-        const r = safeLoadInventory(text, { filename: file });
+        const r = validateInventory(text, { filename: file });
         if (!r.ok) {
           cloud.diagnostics.push(...r.diagnostics);
           cloud.rejected.push({ file, kind });
         } else if (cloud.inventory)
-          extra('cloud/several-inventories', 'Placement inventory', cloud.inventory.file, file);
+          extra('stackspec/cloud/several-inventories', 'Placement inventory', cloud.inventory.file, file);
         else {
           const aggregates = r.inventory.aggregates.map((a) => ({
             uuid: a.uuid,

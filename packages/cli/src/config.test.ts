@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isStackspecError } from '@stackspec/core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeFifo, makeSparseFile } from '../../../test-support/hostile-files.js';
 import { createConfigResolver, defaultConfig, loadConfig, loadConfigForFolder } from './config.js';
 
 let root: string;
@@ -79,9 +79,13 @@ describe('loadConfig', () => {
       await loadConfig(root, 'bad.yaml');
     } catch (e) {
       const ds = (e as { diagnostics: { code: string; line?: number; hint?: string }[] }).diagnostics;
-      expect(ds).toContainEqual(expect.objectContaining({ code: 'config/invalid-value', line: 2 }));
+      expect(ds).toContainEqual(expect.objectContaining({ code: 'stackspec/config/invalid-value', line: 2 }));
       expect(ds).toContainEqual(
-        expect.objectContaining({ code: 'config/unknown-key', line: 3, hint: 'Did you mean ignore?' }),
+        expect.objectContaining({
+          code: 'stackspec/config/unknown-key',
+          line: 3,
+          hint: 'Did you mean ignore?',
+        }),
       );
     }
   });
@@ -92,7 +96,7 @@ describe('loadConfig', () => {
 
   it('refuses a config that is a FIFO or too large, found or named, without waiting or reading it', async () => {
     mkdirSync(join(root, 'piped/sub'), { recursive: true });
-    expect(spawnSync('mkfifo', [join(root, 'piped/stackspec.config.yaml')]).status).toBe(0);
+    makeFifo(join(root, 'piped/stackspec.config.yaml'));
     const found = loadConfig(join(root, 'piped/sub'));
     await expect(found).rejects.toMatchObject({
       kind: 'spec',
@@ -105,8 +109,7 @@ describe('loadConfig', () => {
         }),
       ],
     });
-    writeFileSync(join(root, 'huge.yaml'), '');
-    truncateSync(join(root, 'huge.yaml'), 2 ** 30);
+    makeSparseFile(join(root, 'huge.yaml'), 2 ** 30);
     await expect(loadConfig(root, 'huge.yaml')).rejects.toMatchObject({
       code: 'cli/bad-config',
       diagnostics: [

@@ -145,7 +145,7 @@ export async function readConfigFile(file: string): Promise<LoadedConfig> {
   try {
     const doc = parseDocument(text, { filename: file });
     const config = parseWithSchema(StackspecConfigSchema, doc.value === null ? {} : doc, {
-      area: 'config',
+      area: 'stackspec/config',
     });
     return { config, file, baseDir: dirname(file) };
   } catch (e) {

@@ -38,6 +38,7 @@ export const driverStepsChecker: FileChecker = {
     return claimMisspelling(value, [{ key: 'driver_steps', fits: Array.isArray }]);
   },
   check({ document }) {
-    return validateWithSchema(DriverStepsFileSchema, document, { area: 'driver-steps' }).diagnostics;
+    return validateWithSchema(DriverStepsFileSchema, document, { area: 'stackspec/driver-steps' })
+      .diagnostics;
   },
 };

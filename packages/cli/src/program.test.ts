@@ -58,12 +58,15 @@ describe('stackspec check', () => {
 
   it('lists what each file was recognised as with --verbose', async () => {
     const r = await run(['check', 'good', '--verbose']);
-    expect(r.out).toContain('good/flavors.yaml: flavor');
-    expect(r.out).toContain('good/raid.yaml: deploy template');
-    expect(r.out).toContain('good/template.yaml: Heat template');
-    expect(r.out).toContain('good/env.yaml: Heat environment');
-    expect(r.out).toContain('good/notes.yaml: not recognised');
-    expect(r.out).toContain('good/inventory.yaml: Placement inventory');
+    const kinds = {
+      'flavors.yaml': 'flavor',
+      'raid.yaml': 'deploy template',
+      'template.yaml': 'Heat template',
+      'env.yaml': 'Heat environment',
+      'notes.yaml': 'not recognised',
+      'inventory.yaml': 'Placement inventory',
+    };
+    for (const [file, kind] of Object.entries(kinds)) expect(r.out).toContain(`good/${file}: ${kind}`);
   });
 
   it('warns about a symbolic link loop instead of hanging', async () => {

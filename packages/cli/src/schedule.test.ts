@@ -64,13 +64,13 @@ describe('loadCloud', () => {
     expect(r.driverSteps?.file).toBe('several/driver-steps.yaml');
     expect(r.diagnostics).toEqual([
       expect.objectContaining({
-        code: 'cloud/several-inventories',
+        code: 'stackspec/cloud/several-inventories',
         severity: 'warning',
         file: 'several/z-inventory.yaml',
         message: 'several/inventory.yaml is the Placement inventory used; this one is left out.',
       }),
       expect.objectContaining({
-        code: 'cloud/several-driver-steps',
+        code: 'stackspec/cloud/several-driver-steps',
         severity: 'warning',
         file: 'several/z-steps.yaml',
       }),
@@ -260,6 +260,34 @@ describe('schedule', () => {
       explain: true,
     });
     expect(forbidden.explanation?.groups[0]?.stages.at(-1)?.label).toBe('not in gpu-pool');
+  });
+
+  it("stops at the candidates with the engine's refusal when the search is too large, rather than throwing", () => {
+    // Two request groups make the engine combine providers, which is what its budget counts.
+    const small = cloud.flavors.find((x) => x.name === 'vm.small');
+    if (!small || !cloud.inventory) throw new Error('fixture cloud incomplete');
+    const specs = { 'resources1:VCPU': '1', 'resources2:MEMORY_MB': '256' };
+    const granular = { ...small, name: 'vm.granular', extraSpecs: { ...specs, group_policy: 'none' } };
+    const input = { store: cloud.inventory.store, templates: cloud.templates, driverSteps: [] };
+    // Without group_policy, Placement refuses the request itself: the walk stops there, saying why.
+    const refused = schedule({ ...input, flavor: { ...granular, extraSpecs: specs } });
+    expect(refused).toMatchObject({ ok: false, stage: 'request', candidates: [] });
+    expect(refused.request).toBeUndefined();
+    expect(refused.requestDiagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual([
+      'warning placement-query/flavor/missing-group-policy',
+      expect.stringMatching(/^error placement-query\//),
+    ]);
+    expect(schedule({ ...input, flavor: granular }).candidates.map((c) => c.name)).toEqual(['hv-1']);
+    const r = schedule({ ...input, flavor: granular, maxCombinations: 0, explain: true });
+    expect(r).toMatchObject({ ok: false, stage: 'candidates', candidates: [] });
+    expect(r.candidateDiagnostics).toEqual([
+      expect.objectContaining({ code: 'placement-query/too-many-combinations', severity: 'error' }),
+    ]);
+    expect(r.explanation).toBeUndefined();
+    const out = formatScheduleText(r, 'vm.granular', createColors({ force: false })).split('\n');
+    expect(out).toContain('✖ the Placement engine gave up on this request');
+    expect(out.some((l) => l.includes('placement-query/too-many-combinations'))).toBe(true);
+    expect(run('bm.mirror').candidateDiagnostics).toEqual([]);
   });
 
   it("stops with Ironic's message when a template names a step the driver lacks", () => {

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '@stackspec/core';
+import { type Diagnostic, isStackspecError } from '@stackspec/core';
 import {
   type DeployStepsExplanation,
   type DriverStep,
@@ -49,6 +49,13 @@ export interface ScheduleInput {
    * always explained when none are): see {@link ScheduleResult.explanation}.
    */
   explain?: boolean;
+  /**
+   * Most combinations the Placement engine examines for the request (and
+   * again for its explanation) before giving up (default the engine's
+   * 5,000,000). Past it, the walk stops at the candidates stage with the
+   * engine's `placement-query/too-many-combinations` in `candidateDiagnostics`.
+   */
+  maxCombinations?: number;
 }
 
 /** One compute node Placement would offer. */
@@ -69,6 +76,12 @@ export interface ScheduleResult {
   /** The request as Placement's query string. */
   query?: string;
   requestDiagnostics: Diagnostic[];
+  /**
+   * Why the candidates could not be found, or could not be explained: the
+   * engine's refusal of a search too large (an error that ends the walk), or
+   * a warning when only the explanation gave up.
+   */
+  candidateDiagnostics: Diagnostic[];
   candidates: ScheduleCandidate[];
   node?: { name: string; uuid: string; traits: string[] };
   /** Required traits of the flavor: what Nova puts into the node's `instance_info.traits`. */
@@ -118,6 +131,7 @@ export function schedule(input: ScheduleInput): ScheduleResult {
     stage: 'extra-specs',
     extraSpecs: [],
     requestDiagnostics: [],
+    candidateDiagnostics: [],
     candidates: [],
     instanceTraits: [],
     bareMetal: false,
@@ -160,11 +174,33 @@ export function schedule(input: ScheduleInput): ScheduleResult {
     result.requestDiagnostics = diagnostics.map((d) => locate(d, flavor));
     return result;
   }
+  // Writing the request out runs Placement's own checks, which refuse what the
+  // flavor only warns about (several numbered groups without group_policy).
+  let query: string;
+  try {
+    query = serializePlacementQuery(request);
+  } catch (e) {
+    if (!isStackspecError(e)) throw e;
+    result.requestDiagnostics = [
+      ...result.requestDiagnostics,
+      ...e.diagnostics.map((d) => locate(d, flavor)),
+    ];
+    return result;
+  }
   result.request = request;
-  result.query = serializePlacementQuery(request);
+  result.query = query;
 
   result.stage = 'candidates';
-  const found = findAllocationCandidates(input.store, request);
+  const search = input.maxCombinations === undefined ? {} : { maxCombinations: input.maxCombinations };
+  let found: ReturnType<typeof findAllocationCandidates>;
+  try {
+    found = findAllocationCandidates(input.store, request, search);
+  } catch (e) {
+    // A search too large for the engine is an answer about this cloud, not a crash of the walk.
+    if (!isStackspecError(e)) throw e;
+    result.candidateDiagnostics = e.diagnostics;
+    return result;
+  }
   // One candidate per compute node: of its allocations, the one whose providers come first by name, so
   // that the walk does not depend on the order Placement lists them in (which it does not promise).
   const byNode = new Map<string, ScheduleCandidate & { key: string }>();
@@ -188,7 +224,16 @@ export function schedule(input: ScheduleInput): ScheduleResult {
   if (!result.candidates.length || input.explain) {
     const aggregateNames = new Map<string, string>();
     for (const a of input.aggregates ?? []) if (a.name) aggregateNames.set(a.uuid, a.name);
-    result.explanation = explainAllocationCandidates(input.store, request, { aggregateNames });
+    try {
+      result.explanation = explainAllocationCandidates(input.store, request, { aggregateNames, ...search });
+    } catch (e) {
+      if (!isStackspecError(e)) throw e;
+      result.candidateDiagnostics = e.diagnostics.map((d) => ({
+        ...d,
+        severity: 'warning' as const,
+        message: `The explanation gave up: ${d.message}`,
+      }));
+    }
   }
   if (!result.candidates.length) return result;
 

@@ -70,7 +70,7 @@ describe('stackspec check reports', () => {
     };
     const r = await runInProcess(io, ['check', 'good.yaml']);
     expect(r.code).toBe(2);
-    expect(r.stdout).toContain('(check/internal)');
+    expect(r.stdout).toContain('(stackspec/check/internal)');
     expect(r.stdout).toContain('boom');
   });
 

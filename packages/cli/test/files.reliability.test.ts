@@ -8,22 +8,14 @@
 //
 // Memory is the peak resident set size that GNU time (Debian package `time`)
 // reports for the process.
-import { spawn, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  truncateSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '@stackspec/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { binArgs, binEnv } from '../../../test-support/bin.js';
+import { makeFifo, makeSparseFile } from '../../../test-support/hostile-files.js';
+import { tempDirForFile } from '../../../test-support/temp-dir.js';
 
 const GNU_TIME = '/usr/bin/time';
 /** No case may take longer: the slowest healthy one (a cold start from source) takes about 4 s. */
@@ -44,13 +36,13 @@ interface Report {
   walkDiagnostics: Diagnostic[];
 }
 
-let root: string;
+const root = tempDirForFile('stackspec-files-reliability-');
 let runs = 0;
 
 /** Runs `stackspec check ARGS` in `cwd` under GNU time; kills its process group if it outlives the bound. */
 function check(args: readonly string[], cwd: string): Promise<CheckRun> {
   runs += 1;
-  const rssFile = join(root, `rss-${runs}`);
+  const rssFile = join(root(), `rss-${runs}`);
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -96,20 +88,10 @@ function report(run: CheckRun): Report {
 
 /** A folder of its own for one case, under the suite's root. */
 function caseDir(name: string, files: Record<string, string> = {}): string {
-  const dir = join(root, name);
+  const dir = join(root(), name);
   mkdirSync(dir, { recursive: true });
   for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
   return dir;
-}
-
-function mkfifo(path: string): void {
-  expect(spawnSync('mkfifo', [path]).status, `mkfifo ${path}`).toBe(0);
-}
-
-/** A sparse file: `bytes` long, no disk used, but read whole it takes that much memory. */
-function sparse(path: string, bytes: number): void {
-  writeFileSync(path, '');
-  truncateSync(path, bytes);
 }
 
 const GIB = 1024 ** 3;
@@ -119,15 +101,12 @@ beforeAll(() => {
     existsSync(GNU_TIME),
     'GNU time is needed to measure memory: install the Debian package "time"',
   ).toBe(true);
-  root = mkdtempSync(join(tmpdir(), 'stackspec-files-reliability-'));
 });
-
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('stackspec check over hostile files: bounded in time and memory, saying why', () => {
   it('skips a FIFO in a folder without waiting for a writer, and says it is a named pipe', async () => {
     const dir = caseDir('fifo-folder', { 'flavor.yaml': 'name: m1\nextra_specs: {}\n' });
-    mkfifo(join(dir, 'pipe.yaml'));
+    makeFifo(join(dir, 'pipe.yaml'));
     const run = await check(['--format', 'json', '.'], dir);
     expectBounded(run);
     expect(run.code).toBe(1);
@@ -143,13 +122,13 @@ describe('stackspec check over hostile files: bounded in time and memory, saying
 
   it('refuses a 400 MB file in a folder by its size, without reading it', async () => {
     const dir = caseDir('big-folder', { 'flavor.yaml': 'name: m1\nextra_specs: {}\n' });
-    sparse(join(dir, 'big.yaml'), 400 * 1024 ** 2);
+    makeSparseFile(join(dir, 'big.yaml'), 400 * 1024 ** 2);
     const run = await check(['--format', 'json', '.'], dir);
     expectBounded(run);
     expect(run.code).toBe(1);
     expect(report(run).files.find((f) => f.file === 'big.yaml')?.diagnostics).toEqual([
       expect.objectContaining({
-        code: 'check/unreadable',
+        code: 'stackspec/check/unreadable',
         severity: 'error',
         file: 'big.yaml',
         message: `The file holds ${400 * 1024 ** 2} bytes, more than the limit of 10485760 bytes; it is not read.`,
@@ -167,7 +146,7 @@ describe('stackspec check over hostile files: bounded in time and memory, saying
   }[] = [
     {
       name: 'a FIFO',
-      stage: (dir) => mkfifo(join(dir, 'target.yaml')),
+      stage: (dir) => makeFifo(join(dir, 'target.yaml')),
       code: 'heat/template-unreadable',
       message:
         "'OS::Hostile::Thing' maps to target.yaml, which cannot be read: it is a named pipe (FIFO), not a regular file.",
@@ -181,7 +160,7 @@ describe('stackspec check over hostile files: bounded in time and memory, saying
     },
     {
       name: 'a 2 GB sparse file',
-      stage: (dir) => sparse(join(dir, 'target.yaml'), 2 * GIB),
+      stage: (dir) => makeSparseFile(join(dir, 'target.yaml'), 2 * GIB),
       code: 'heat/template-too-large',
       message: `'OS::Hostile::Thing' maps to target.yaml, which is not read: it holds ${2 * GIB} bytes, more than the limit of 2097152 bytes.`,
     },
@@ -225,9 +204,9 @@ describe('stackspec check over hostile files: bounded in time and memory, saying
     const dir = caseDir('registry-candidates', {
       'env.yaml': 'resource_registry:\n  OS::Hostile::Pick: [pipe.yaml, zero.yaml, huge.yaml]\n',
     });
-    mkfifo(join(dir, 'pipe.yaml'));
+    makeFifo(join(dir, 'pipe.yaml'));
     symlinkSync('/dev/zero', join(dir, 'zero.yaml'));
-    sparse(join(dir, 'huge.yaml'), 2 * GIB);
+    makeSparseFile(join(dir, 'huge.yaml'), 2 * GIB);
     const run = await check(['--format', 'json', 'env.yaml'], dir);
     expectBounded(run);
     expect(run.code).toBe(1);
@@ -285,18 +264,18 @@ describe('stackspec check over hostile files: bounded in time and memory, saying
       // Scripts are looked up here, then in /dev, where `zero` is the device itself.
       'stackspec.config.yaml': 'imageSpecs:\n  resourceRoots: [".", "/dev"]\n',
     });
-    mkfifo(join(dir, 'pipe.sh'));
+    makeFifo(join(dir, 'pipe.sh'));
     const run = await check(['--format', 'json', 'image.yaml'], dir);
     expectBounded(run);
     expect(run.code).toBe(1);
     expect(report(run).files[0]?.diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([
       [
-        'image-spec/resource-unreadable',
+        'image/spec/resource-unreadable',
         3,
         `The resource 'pipe.sh' cannot be read: it is a named pipe (FIFO), not a regular file (${join(dir, 'pipe.sh')}).`,
       ],
       [
-        'image-spec/resource-unreadable',
+        'image/spec/resource-unreadable',
         4,
         "The resource 'zero' cannot be read: it is a device, not a regular file (/dev/zero).",
       ],
@@ -305,7 +284,7 @@ describe('stackspec check over hostile files: bounded in time and memory, saying
 
   it('refuses a stackspec.config.yaml that is a FIFO without waiting for a writer', async () => {
     const dir = caseDir('config-fifo', { 'flavor.yaml': 'name: m1\nextra_specs: {}\n' });
-    mkfifo(join(dir, 'stackspec.config.yaml'));
+    makeFifo(join(dir, 'stackspec.config.yaml'));
     const run = await check(['.'], dir);
     expectBounded(run);
     expect(run.code).toBe(2);

@@ -63,19 +63,14 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TSX_LOADER } from '../../../test-support/bin.js';
 import { binEnv, REPO, shell, startStackspec, TSX_BIN, USE_BUILT, writeShims } from './process.js';
 
 const SCRATCH = '/tmp/stackspec-try';
-// tsx's loader by absolute URL, for node processes started in the scratch folder.
-const TSX_LOADER = pathToFileURL(
-  join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/loader.mjs'),
-).href;
 const SEPARATOR = '\u001e-- end of command --';
 
 interface Command {

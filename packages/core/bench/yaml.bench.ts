@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import fg from 'fast-glob';
 import { benchName, report, runPython, runTasks } from '../../../scripts/bench-kit.js';
 import { sharedPath } from '../../../test-support/shared.js';
-import { safeParseDocument } from '../src/index.js';
+import { validateDocument } from '../src/index.js';
 
 const corpus = sharedPath('corpus');
 if (!existsSync(corpus)) {
@@ -24,11 +24,11 @@ const bytes = texts.reduce((n, t) => n + new TextEncoder().encode(t).length, 0);
 
 const tasks = await runTasks((bench) => {
   bench.add(`parse ${files.length} corpus files (YAML 1.1, positions kept)`, () => {
-    for (const t of texts) safeParseDocument(t, { duplicateKeys: 'warn' });
+    for (const t of texts) validateDocument(t, { duplicateKeys: 'warn' });
   });
   bench.add('parse and locate one path per file', () => {
     for (const t of texts) {
-      const r = safeParseDocument(t, { duplicateKeys: 'warn' });
+      const r = validateDocument(t, { duplicateKeys: 'warn' });
       if (r.ok) r.document.locate('/resources');
     }
   });

@@ -8,10 +8,10 @@ import {
   type Recognition,
   recogniseFile,
 } from './checker.js';
-import { safeParseDocument } from './document.js';
+import { validateDocument } from './document.js';
 
 const fileOf = (text: string, path = 'x.yaml'): CheckerFile => {
-  const parsed = safeParseDocument(text);
+  const parsed = validateDocument(text);
   if (!parsed.ok) throw new Error('test input must parse');
   return { path, text, document: parsed.document };
 };

@@ -1,18 +1,18 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDocument, safeParseDocument } from './document.js';
+import { parseDocument, validateDocument } from './document.js';
 import { isStackspecError } from './errors.js';
 
 const fail = (text: string, options = {}) => {
-  const r = safeParseDocument(text, options);
+  const r = validateDocument(text, options);
   if (r.ok) throw new Error(`expected failure for ${JSON.stringify(text)}`);
   return r.diagnostics;
 };
 
-describe('safeParseDocument: YAML', () => {
+describe('validateDocument: YAML', () => {
   it('parses YAML 1.1 the PyYAML way by default', () => {
-    const r = safeParseDocument('heat_template_version: 2015-10-15\nenabled: yes\nmode: 0644\n');
+    const r = validateDocument('heat_template_version: 2015-10-15\nenabled: yes\nmode: 0644\n');
     expect(r.ok && r.document.value).toEqual({
       heat_template_version: '2015-10-15',
       enabled: true,
@@ -21,7 +21,7 @@ describe('safeParseDocument: YAML', () => {
   });
 
   it('can use the YAML 1.2 core schema instead', () => {
-    const r = safeParseDocument('enabled: yes\nmode: 0644\nn: 1e3\n', { yamlVersion: '1.2' });
+    const r = validateDocument('enabled: yes\nmode: 0644\nn: 1e3\n', { yamlVersion: '1.2' });
     expect(r.ok && r.document.value).toEqual({ enabled: 'yes', mode: 644, n: 1000 });
   });
 
@@ -39,7 +39,7 @@ describe('safeParseDocument: YAML', () => {
   });
 
   it('keeps the last value of a duplicate key with a warning in warn mode', () => {
-    const r = safeParseDocument('a:\n  b: 1\n  b: 2\n', { duplicateKeys: 'warn' });
+    const r = validateDocument('a:\n  b: 1\n  b: 2\n', { duplicateKeys: 'warn' });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.document.value).toEqual({ a: { b: 2 } });
@@ -49,7 +49,7 @@ describe('safeParseDocument: YAML', () => {
   });
 
   it('ignores duplicates silently in ignore mode', () => {
-    const r = safeParseDocument('b: 1\nb: 2\n', { duplicateKeys: 'ignore' });
+    const r = validateDocument('b: 1\nb: 2\n', { duplicateKeys: 'ignore' });
     expect(r.ok && r.document.value).toEqual({ b: 2 });
     expect(r.diagnostics).toEqual([]);
   });
@@ -110,10 +110,10 @@ describe('safeParseDocument: YAML', () => {
         expect.objectContaining({ code: 'yaml/syntax', line, column, hint: "Write the key before the ':'." }),
       ]);
     }
-    expect(safeParseDocument('?\n: x\n').document?.value).toEqual({ '': 'x' });
-    expect(safeParseDocument('[? : x]\n').document?.value).toEqual([{ '': 'x' }]);
+    expect(validateDocument('?\n: x\n').document?.value).toEqual({ '': 'x' });
+    expect(validateDocument('[? : x]\n').document?.value).toEqual([{ '': 'x' }]);
     // An anchor or a tag makes an empty key node of its own, which PyYAML accepts.
-    expect(safeParseDocument('- &k : x\n- !!str : y\n').document?.value).toEqual([{ '': 'x' }, { '': 'y' }]);
+    expect(validateDocument('- &k : x\n- !!str : y\n').document?.value).toEqual([{ '': 'x' }, { '': 'y' }]);
     // ...unless the parser would give it to the whole mapping.
     expect(fail('a:\n  &k : x\n')[0]).toMatchObject({
       line: 2,
@@ -146,7 +146,7 @@ describe('safeParseDocument: YAML', () => {
       column: 3,
       message: "This ':' is not in the column of its '?' (column 1).",
     });
-    expect(safeParseDocument('- ? a\n  : x\n').document?.value).toEqual([{ a: 'x' }]);
+    expect(validateDocument('- ? a\n  : x\n').document?.value).toEqual([{ a: 'x' }]);
   });
 
   it("refuses a '?' in plain text inside a flow collection, which PyYAML reads as a key or cannot read", () => {
@@ -156,14 +156,14 @@ describe('safeParseDocument: YAML', () => {
       message: expect.stringContaining('explicit key'),
     });
     expect(fail('urls: [http://x?y=1]\n')[0]).toMatchObject({ line: 1, column: 16, hint: 'Quote the text.' });
-    expect(safeParseDocument('urls: ["http://x?y=1", ? k]\nq: a?b\n').document?.value).toEqual({
+    expect(validateDocument('urls: ["http://x?y=1", ? k]\nq: a?b\n').document?.value).toEqual({
       urls: ['http://x?y=1', { k: null }],
       q: 'a?b',
     });
   });
 
   it("keeps YAML 1.2's reading of these shapes when asked for YAML 1.2", () => {
-    expect(safeParseDocument(': x\nl: [?x]\n', { yamlVersion: '1.2' }).document?.value).toEqual({
+    expect(validateDocument(': x\nl: [?x]\n', { yamlVersion: '1.2' }).document?.value).toEqual({
       '': 'x',
       l: ['?x'],
     });
@@ -196,14 +196,14 @@ describe('safeParseDocument: YAML', () => {
   it('bounds what aliases add, not how many there are: 5,000 aliases of a small mapping load', () => {
     let text = 'base: &b {x: 1, y: [1, 2]}\nlist:\n';
     for (let i = 0; i < 5000; i += 1) text += '  - *b\n';
-    const r = safeParseDocument<{ base: unknown; list: unknown[] }>(text);
+    const r = validateDocument<{ base: unknown; list: unknown[] }>(text);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.document.value.list).toHaveLength(5000);
     // An alias is its anchor's value, shared as PyYAML shares it.
     expect(r.document.value.list[4999]).toBe(r.document.value.base);
     // Each alias stands for 7 nodes (the mapping, two keys, 1, the list, 1, 2), so it adds 6: 30,000 in all.
-    expect(safeParseDocument(text, { maxAliasCount: 30_000 }).ok).toBe(true);
+    expect(validateDocument(text, { maxAliasCount: 30_000 }).ok).toBe(true);
     expect(fail(text, { maxAliasCount: 29_999 })[0]).toMatchObject({ code: 'yaml/alias-limit', line: 5002 });
   });
 
@@ -220,12 +220,12 @@ describe('safeParseDocument: YAML', () => {
       hint: expect.stringContaining('line 1'),
     });
     // YAML 1.2 lets a later anchor replace an earlier one.
-    const r = safeParseDocument('a: &x 1\nb: &x 2\nc: *x\n', { yamlVersion: '1.2' });
+    const r = validateDocument('a: &x 1\nb: &x 2\nc: *x\n', { yamlVersion: '1.2' });
     expect(r.ok && r.document.value).toEqual({ a: 1, b: 2, c: 2 });
   });
 
   it('merges mappings with PyYAML precedence and key order', () => {
-    const r = safeParseDocument(
+    const r = validateDocument(
       'm1: &m1 {a: 1, b: 1}\nm2: &m2 {b: 2, c: 2}\nr:\n  z: 0\n  <<: [*m1, *m2]\n  b: 9\nl: &l [{a: 1}, {a: 2, b: 2}]\ns:\n  <<: *l\n',
     );
     if (!r.ok) throw new Error(JSON.stringify(r.diagnostics));
@@ -239,7 +239,7 @@ describe('safeParseDocument: YAML', () => {
     ]);
     expect(value.s).toEqual({ a: 1, b: 2 });
     // Several '<<' keys are not duplicates; a later one wins over an earlier one, as in PyYAML.
-    const twice = safeParseDocument('m1: &m1 {a: 1}\nm2: &m2 {a: 2}\nr:\n  <<: *m1\n  <<: *m2\n');
+    const twice = validateDocument('m1: &m1 {a: 1}\nm2: &m2 {a: 2}\nr:\n  <<: *m1\n  <<: *m2\n');
     expect(twice.ok && twice.document.value).toMatchObject({ r: { a: 2 } });
   });
 
@@ -257,7 +257,7 @@ describe('safeParseDocument: YAML', () => {
   });
 
   it('keeps __proto__ and constructor as plain keys', () => {
-    const r = safeParseDocument('__proto__: {x: 1}\nconstructor: 2\n');
+    const r = validateDocument('__proto__: {x: 1}\nconstructor: 2\n');
     if (!r.ok) throw new Error('expected success');
     const value = r.document.value as Record<string, unknown>;
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
@@ -266,7 +266,7 @@ describe('safeParseDocument: YAML', () => {
   });
 
   it('allows ordinary anchors and merge keys', () => {
-    const r = safeParseDocument('base: &b {x: 1}\nderived:\n  <<: *b\n  y: 2\nagain: *b\n');
+    const r = validateDocument('base: &b {x: 1}\nderived:\n  <<: *b\n  y: 2\nagain: *b\n');
     expect(r.ok && r.document.value).toEqual({ base: { x: 1 }, derived: { x: 1, y: 2 }, again: { x: 1 } });
   });
 
@@ -276,7 +276,7 @@ describe('safeParseDocument: YAML', () => {
 
   it('enforces the size limit in bytes and points where it is passed', () => {
     expect(fail('a: é\n', { maxBytes: 5 })[0]).toMatchObject({ code: 'yaml/too-large', line: 1, column: 5 });
-    expect(safeParseDocument('a: é\n', { maxBytes: 6 }).ok).toBe(true);
+    expect(validateDocument('a: é\n', { maxBytes: 6 }).ok).toBe(true);
     // A character outside the BMP is four bytes.
     expect(fail('ab\n😀', { maxBytes: 6 })[0]).toMatchObject({ code: 'yaml/too-large', line: 2, column: 1 });
   });
@@ -291,7 +291,7 @@ describe('safeParseDocument: YAML', () => {
     let block = '';
     for (let i = 0; i < 30; i += 1) block += `${' '.repeat(i)}a:\n`;
     expect(fail(block, { maxDepth: 10 })[0]).toMatchObject({ code: 'yaml/too-deep', line: 11 });
-    expect(safeParseDocument(block, { maxDepth: 40 }).ok).toBe(true);
+    expect(validateDocument(block, { maxDepth: 40 }).ok).toBe(true);
   });
 
   it('reports block nesting past what the parser can recurse through as one located too-deep', () => {
@@ -325,32 +325,32 @@ describe('safeParseDocument: YAML', () => {
     const diagnostics = fail(text);
     expect(diagnostics).toHaveLength(1001);
     expect(diagnostics[1000]).toMatchObject({ code: 'yaml/too-many-problems', severity: 'info', line: 1002 });
-    const warned = safeParseDocument(text, { duplicateKeys: 'warn' });
+    const warned = validateDocument(text, { duplicateKeys: 'warn' });
     expect(warned.ok && warned.document.warnings).toHaveLength(1001);
   });
 
   it('does not mistake brackets inside quoted or plain text for nesting', () => {
     const text = `a: "${'['.repeat(500)}"\nb: '${'{'.repeat(500)}'\nc: x${'['.repeat(500)}\n`;
-    expect(safeParseDocument(text).ok).toBe(true);
+    expect(validateDocument(text).ok).toBe(true);
     const block = `script: |\n  ${'['.repeat(300)}\n\n  echo ${'{'.repeat(300)}\nafter: 1\n# ${'['.repeat(300)}\n`;
-    const r = safeParseDocument(block);
+    const r = validateDocument(block);
     expect(r.ok && r.document.value).toMatchObject({ after: 1 });
   });
 
   it('reads an empty document as null', () => {
-    const r = safeParseDocument('# only a comment\n');
+    const r = validateDocument('# only a comment\n');
     expect(r.ok && r.document.value).toBeNull();
   });
 
   it('accepts a byte-order mark', () => {
-    expect(safeParseDocument('\ufeffa: 1\n').ok).toBe(true);
-    expect(safeParseDocument('\ufeff{"a": 1}', { format: 'json' }).ok).toBe(true);
+    expect(validateDocument('\ufeffa: 1\n').ok).toBe(true);
+    expect(validateDocument('\ufeff{"a": 1}', { format: 'json' }).ok).toBe(true);
   });
 });
 
-describe('safeParseDocument: JSON', () => {
+describe('validateDocument: JSON', () => {
   it('parses JSON strictly by file extension', () => {
-    const r = safeParseDocument('{"a": [1, 2.5, "x", null, true]}', { filename: 'x.json' });
+    const r = validateDocument('{"a": [1, 2.5, "x", null, true]}', { filename: 'x.json' });
     expect(r.ok && r.document.format).toBe('json');
     expect(r.ok && r.document.value).toEqual({ a: [1, 2.5, 'x', null, true] });
   });
@@ -382,13 +382,13 @@ describe('safeParseDocument: JSON', () => {
       expect.objectContaining({ code: 'yaml/too-deep', line: 1, column: 1001 }),
     ]);
     // Brackets inside strings are text.
-    const r = safeParseDocument(`{"a": "${'['.repeat(500)}\\"${'{'.repeat(500)}"}`, { format: 'json' });
+    const r = validateDocument(`{"a": "${'['.repeat(500)}\\"${'{'.repeat(500)}"}`, { format: 'json' });
     expect(r.ok).toBe(true);
   });
 });
 
-describe('safeParseDocument: every code is located', () => {
-  // One document per code named in safeParseDocument's TSDoc, with where it must point.
+describe('validateDocument: every code is located', () => {
+  // One document per code named in validateDocument's TSDoc, with where it must point.
   const cases: Record<string, [text: string, options: object, line: number, column: number]> = {
     'yaml/syntax': ['a: b: c\n', {}, 1, 4],
     'json/syntax': ['{\n  "a": 1,\n  b: 2\n}', { format: 'json' }, 3, 3],
@@ -414,7 +414,7 @@ describe('safeParseDocument: every code is located', () => {
   });
 
   it.each(Object.entries(cases))('%s carries its line and column', (code, [text, options, line, column]) => {
-    const r = safeParseDocument(text, { filename: 'f', ...options });
+    const r = validateDocument(text, { filename: 'f', ...options });
     expect(r.ok).toBe(false);
     const d = r.diagnostics.find((x) => x.code === code);
     expect(d).toMatchObject({ file: 'f', line, column });
@@ -481,7 +481,7 @@ describe('hostile input (properties)', () => {
   it('yields a value or our own diagnostics for any YAML text, never a foreign exception', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ maxLength: 200 }), yamlish), (text) => {
-        const r = safeParseDocument(text);
+        const r = validateDocument(text);
         if (!r.ok) {
           expect(r.diagnostics.length).toBeGreaterThan(0);
           for (const d of r.diagnostics) {
@@ -498,7 +498,7 @@ describe('hostile input (properties)', () => {
   it('yields a value or our own diagnostics for any JSON-ish text', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ maxLength: 100 }), fc.json()), (text) => {
-        const r = safeParseDocument(text, { format: 'json' });
+        const r = validateDocument(text, { format: 'json' });
         if (r.ok) expect(r.document.value).toEqual(JSON.parse(text));
         else
           expect(r.diagnostics[0]).toMatchObject({
@@ -533,7 +533,7 @@ describe('hostile input (properties)', () => {
             }
           }
           text += `x${closers.reverse().join('')}`;
-          const r = safeParseDocument(text);
+          const r = validateDocument(text);
           if (r.ok) return;
           const deep = r.diagnostics.filter((d) => d.code === 'yaml/too-deep');
           if (deep.length)
@@ -548,7 +548,7 @@ describe('hostile input (properties)', () => {
   it('round-trips any JSON value written as YAML flow text', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 5 }), (value) => {
-        const r = safeParseDocument(JSON.stringify(value), { yamlVersion: '1.2', duplicateKeys: 'ignore' });
+        const r = validateDocument(JSON.stringify(value), { yamlVersion: '1.2', duplicateKeys: 'ignore' });
         expect(r.ok).toBe(true);
       }),
       { numRuns: 300 },

@@ -16,9 +16,10 @@ import {
   type Node as YamlNode,
 } from 'yaml';
 import { createDiagnostic, type Diagnostic, type DiagnosticInit } from './diagnostic.js';
-import { describeError, ValidationError } from './errors.js';
-import { type PathSegment, parseJsonPointer } from './json-pointer.js';
+import { describeError } from './errors.js';
+import { type PathSegment, validateJsonPointer } from './json-pointer.js';
 import { findJsonSyntaxProblem, findJsonTooDeep } from './json-syntax.js';
+import { validationErrorOf } from './result.js';
 import { pyYamlTags } from './yaml-schema.js';
 
 /** Default size limit: 10 MiB of UTF-8. */
@@ -142,8 +143,8 @@ export interface SourceDocument<T = unknown> {
   diagnostic(init: DiagnosticInit, options?: { key?: boolean }): Diagnostic;
 }
 
-/** Outcome of {@link safeParseDocument}: the document, or every problem found. */
-export type ParseDocumentResult<T = unknown> =
+/** Outcome of {@link validateDocument}: the document, or every problem found. */
+export type ValidateDocumentResult<T = unknown> =
   | { ok: true; document: SourceDocument<T>; diagnostics: Diagnostic[] }
   | { ok: false; document?: undefined; diagnostics: Diagnostic[] };
 
@@ -310,7 +311,7 @@ class LocatedDocument<T> implements SourceDocument<T> {
   }
 
   locate(path: string | readonly PathSegment[], options: { key?: boolean } = {}): SourceRange | undefined {
-    const segments = typeof path === 'string' ? parseJsonPointer(path) : path.map(String);
+    const segments = typeof path === 'string' ? validateJsonPointer(path).value : path.map(String);
     if (!segments) return undefined;
     const locator = this.#structure();
     if (!locator) return undefined;
@@ -320,7 +321,7 @@ class LocatedDocument<T> implements SourceDocument<T> {
   }
 
   scalar(path: string | readonly PathSegment[], options: { key?: boolean } = {}): SourceScalar | undefined {
-    const segments = typeof path === 'string' ? parseJsonPointer(path) : path.map(String);
+    const segments = typeof path === 'string' ? validateJsonPointer(path).value : path.map(String);
     if (!segments || (options.key === true && segments.length === 0)) return undefined;
     const locator = this.#structure();
     if (!locator) return undefined;
@@ -996,7 +997,7 @@ class ValueBuilder {
   }
 }
 
-function parseYaml(text: string, options: ParseDocumentOptions, maxDepth: number): ParseDocumentResult {
+function parseYaml(text: string, options: ParseDocumentOptions, maxDepth: number): ValidateDocumentResult {
   const file = options.filename;
   const lines = new LineCounter();
   const v11 = (options.yamlVersion ?? '1.1') === '1.1';
@@ -1127,7 +1128,7 @@ function tooComplex(e: unknown, file: string | undefined): Diagnostic {
   });
 }
 
-function parseJson(text: string, options: ParseDocumentOptions, maxDepth: number): ParseDocumentResult {
+function parseJson(text: string, options: ParseDocumentOptions, maxDepth: number): ValidateDocumentResult {
   const file = options.filename;
   // One pass over the brackets before anything builds a tree: cheap even for megabytes of `[`.
   const deep = findJsonTooDeep(text, maxDepth);
@@ -1191,13 +1192,13 @@ function parseJson(text: string, options: ParseDocumentOptions, maxDepth: number
  * `yaml/too-large`, `yaml/too-deep` (JSON too), `yaml/too-many-problems`.
  *
  * @example
- * const r = safeParseDocument('a: yes\n', { filename: 'x.yaml' });
+ * const r = validateDocument('a: yes\n', { filename: 'x.yaml' });
  * if (r.ok) r.document.value; // { a: true }
  */
-export function safeParseDocument<T = unknown>(
+export function validateDocument<T = unknown>(
   text: string,
   options: ParseDocumentOptions = {},
-): ParseDocumentResult<T> {
+): ValidateDocumentResult<T> {
   const file = options.filename;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const over = sizeOverflow(text, maxBytes);
@@ -1217,27 +1218,22 @@ export function safeParseDocument<T = unknown>(
   if (pickFormat(options) === 'yaml') {
     const deep = textNestingExceeds(text, maxDepth);
     if (deep !== undefined) return { ok: false, diagnostics: [tooDeep(text, deep, maxDepth, file)] };
-    return parseYaml(text, options, maxDepth) as ParseDocumentResult<T>;
+    return parseYaml(text, options, maxDepth) as ValidateDocumentResult<T>;
   }
   // JSON.parse refuses a byte-order mark; Python's json.loads of decoded text does too, but files often carry one.
   const body = text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
-  return parseJson(body, options, maxDepth) as ParseDocumentResult<T>;
+  return parseJson(body, options, maxDepth) as ValidateDocumentResult<T>;
 }
 
 /**
- * Like {@link safeParseDocument} but throws a `ValidationError` carrying every
+ * Like {@link validateDocument} but throws a `ValidationError` carrying every
  * diagnostic when the text cannot be read.
  */
 export function parseDocument<T = unknown>(
   text: string,
   options: ParseDocumentOptions = {},
 ): SourceDocument<T> {
-  const result = safeParseDocument<T>(text, options);
-  if (!result.ok) {
-    throw new ValidationError(undefined, {
-      code: result.diagnostics[0]?.code,
-      diagnostics: result.diagnostics,
-    });
-  }
+  const result = validateDocument<T>(text, options);
+  if (!result.ok) throw validationErrorOf(result.diagnostics);
   return result.document;
 }

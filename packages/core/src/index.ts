@@ -1,58 +1,9 @@
 export { concatBytes } from './bytes.js';
-export type {
-  CheckContext,
-  CheckerFile,
-  CheckerInput,
-  FileChecker,
-  MarkerKey,
-  Misspelling,
-  RecognisedFile,
-  Recognition,
-} from './checker.js';
-export { CONFIDENCE, claimMisspelling, findMisspeltKey, recogniseFile } from './checker.js';
-export type { Diagnostic, DiagnosticInit, Severity } from './diagnostic.js';
-export {
-  countBySeverity,
-  createDiagnostic,
-  DiagnosticSchema,
-  hasErrors,
-  SeveritySchema,
-  sortDiagnostics,
-  withFile,
-} from './diagnostic.js';
-export type {
-  ParseDocumentOptions,
-  ParseDocumentResult,
-  SourceDocument,
-  SourceRange,
-  SourceScalar,
-} from './document.js';
-export {
-  DEFAULT_MAX_ALIAS_COUNT,
-  DEFAULT_MAX_BYTES,
-  DEFAULT_MAX_DEPTH,
-  parseDocument,
-  safeParseDocument,
-} from './document.js';
-export type { ErrorKind, StackspecErrorOptions } from './errors.js';
-export {
-  ConflictError,
-  describeError,
-  HttpError,
-  isErrorKind,
-  isStackspecError,
-  NotFoundError,
-  SpecError,
-  StackspecError,
-  ValidationError,
-} from './errors.js';
-export type { ReadBodyBytesOptions } from './http/body.js';
-export {
-  DEFAULT_MAX_BODY_BYTES,
-  declaredContentLength,
-  readBodyBytes,
-  requestTooLargeMessage,
-} from './http/body.js';
+export * from './checker.js';
+export * from './diagnostic.js';
+export * from './document.js';
+export * from './errors.js';
+export * from './http/body.js';
 export { bytesOfResponse, bytesResponse } from './http/bytes-response.js';
 export type {
   ErrorBodyStyle,
@@ -70,60 +21,16 @@ export {
 } from './http/error-bodies.js';
 export type { ReadJsonBodyOptions } from './http/json.js';
 export { jsonResponse, parseJsonBytes, readJsonBody } from './http/json.js';
-export type {
-  AuthOption,
-  CredentialsHook,
-  PolicyEnforcer,
-  PolicyEnforcerOptions,
-  PolicyRuleDefault,
-  PolicyRuleTable,
-  PolicyTarget,
-  RequestCredentials,
-} from './http/policy.js';
-export { createPolicyEnforcer, credentialsFromHeaders, credentialsHook } from './http/policy.js';
+export * from './http/policy.js';
 export { createRequestId, REQUEST_ID_HEADER } from './http/request-id.js';
-export type {
-  PathMatch,
-  RouteDefinition,
-  RouteMatch,
-  RouteTable,
-  TableRoute,
-} from './http/router.js';
-export { ANY_METHOD, createRouteTable, routeHandler } from './http/router.js';
-export type {
-  BelowMinVersion,
-  ErrorRenderer,
-  MicroversionGate,
-  ServiceCall,
-  ServiceFailure,
-  ServiceHandler,
-  ServiceHook,
-  ServiceKitOptions,
-  ServiceMethod,
-  ServiceRoute,
-  ServiceStep,
-  VersionNegotiation,
-} from './http/service-kit.js';
-export { createServiceHandler } from './http/service-kit.js';
-export type { Utf8Problem, Utf8ProblemReason } from './http/utf8.js';
-export {
-  decodeUtf8Strict,
-  findUtf8Problem,
-  invalidUtf8Error,
-  pyUnicodeDecodeErrorText,
-} from './http/utf8.js';
+export * from './http/router.js';
+export * from './http/service-kit.js';
+export * from './http/utf8.js';
 export type { WebobErrorFormat } from './http/webob.js';
 export { webobErrorFormat, webobErrorResponse } from './http/webob.js';
 export type { PathSegment } from './json-pointer.js';
-export { parseJsonPointer, toJsonPointer } from './json-pointer.js';
-export type {
-  JsonSchema,
-  JsonSchemaError,
-  JsonSchemaObject,
-  JsonSchemaOptions,
-  JsonSchemaType,
-} from './jsonschema.js';
-export { bestSchemaMatch, iterSchemaErrors, schemaErrorMessage } from './jsonschema.js';
+export { parseJsonPointer, toJsonPointer, validateJsonPointer } from './json-pointer.js';
+export * from './jsonschema.js';
 export type {
   PyExceptionName,
   PyFailure,
@@ -156,14 +63,7 @@ export {
   pyStrip,
   pyTruthy,
 } from './python.js';
-export type { PythonRegexMode } from './python-regex.js';
-export {
-  compilePythonRegex,
-  PY_WHITESPACE,
-  PythonRegexError,
-  translatePythonRegex,
-  translatePythonRegexPortable,
-} from './python-regex.js';
+export * from './python-regex.js';
 export type {
   MemoryResourceReaderOptions,
   ResourceReader,
@@ -175,48 +75,13 @@ export {
   DEFAULT_RESOURCE_MAX_BYTES,
   normalizeResourcePath,
 } from './resource-reader.js';
-export type { SchemaDiagnosticOptions, SchemaResult } from './schema.js';
-export { describeType, diagnosticsFromZod, parseWithSchema, validateWithSchema } from './schema.js';
-export type { SuggestOptions } from './suggest.js';
-export { boundedEditDistance, defaultMaxDistance, didYouMean, editDistance, suggest } from './suggest.js';
-export type {
-  HeaderSource,
-  Microversion,
-  MicroversionHeaderOptions,
-  NegotiateOptions,
-  NegotiateResult,
-} from './vocabulary/microversion.js';
-export {
-  compareMicroversions,
-  formatMicroversion,
-  isAtLeast,
-  MicroversionSchema,
-  negotiateMicroversion,
-  parseMicroversion,
-  readMicroversionHeader,
-} from './vocabulary/microversion.js';
-export type { StandardResourceClass } from './vocabulary/resource-classes.js';
-export {
-  CUSTOM_RESOURCE_CLASS_PATTERN,
-  isResourceClassName,
-  isStandardResourceClass,
-  MAX_RESOURCE_CLASS_LENGTH,
-  ResourceClassSchema,
-  STANDARD_RESOURCE_CLASSES,
-} from './vocabulary/resource-classes.js';
-export {
-  CUSTOM_TRAIT_PATTERN,
-  CustomTraitSchema,
-  compareTraitReleases,
-  isCustomTrait,
-  isTraitName,
-  LATEST_OS_TRAITS,
-  MAX_TRAIT_LENGTH,
-  standardTraits,
-  TraitNameSchema,
-  traitNameSchema,
-  traitRelease,
-} from './vocabulary/traits.js';
+export type { ValidationResult } from './result.js';
+export { invalidResult, unwrapResult, validationErrorOf } from './result.js';
+export * from './schema.js';
+export * from './suggest.js';
+export * from './vocabulary/microversion.js';
+export * from './vocabulary/resource-classes.js';
+export * from './vocabulary/traits.js';
 export { isUuidLike, normalizeUuid, UUID_PATTERN, UuidSchema } from './vocabulary/uuid.js';
 export type { PlainScalarKind } from './yaml-schema.js';
 export { plainScalarKind } from './yaml-schema.js';

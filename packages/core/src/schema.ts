@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { createDiagnostic, type Diagnostic } from './diagnostic.js';
 import type { SourceDocument } from './document.js';
-import { ValidationError } from './errors.js';
 import { type PathSegment, toJsonPointer } from './json-pointer.js';
+import { unwrapResult, type ValidationResult } from './result.js';
 import { didYouMean, suggest } from './suggest.js';
 
 /** Options for turning zod issues into diagnostics. */
@@ -424,11 +424,6 @@ export function diagnosticsFromZod(
   return out;
 }
 
-/** Outcome of {@link validateWithSchema}. */
-export type SchemaResult<T> =
-  | { ok: true; value: T; diagnostics: Diagnostic[] }
-  | { ok: false; value?: undefined; diagnostics: Diagnostic[] };
-
 /**
  * Validates a value (or a parsed document's value) against a zod schema and
  * returns located diagnostics instead of throwing.
@@ -441,7 +436,7 @@ export function validateWithSchema<S extends z.ZodType>(
   schema: S,
   input: SourceDocument | unknown,
   options: Omit<SchemaDiagnosticOptions, 'document' | 'value' | 'schema'> = {},
-): SchemaResult<z.output<S>> {
+): ValidationResult<z.output<S>> {
   const document = isSourceDocument(input) ? input : undefined;
   const value = document ? document.value : input;
   const parsed = schema.safeParse(value);
@@ -464,14 +459,7 @@ export function parseWithSchema<S extends z.ZodType>(
   input: SourceDocument | unknown,
   options: Omit<SchemaDiagnosticOptions, 'document' | 'value' | 'schema'> = {},
 ): z.output<S> {
-  const result = validateWithSchema(schema, input, options);
-  if (!result.ok) {
-    throw new ValidationError(undefined, {
-      code: result.diagnostics[0]?.code,
-      diagnostics: result.diagnostics,
-    });
-  }
-  return result.value;
+  return unwrapResult(validateWithSchema(schema, input, options));
 }
 
 function isSourceDocument(value: unknown): value is SourceDocument {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDocument, safeParseDocument } from './document.js';
+import { parseDocument, validateDocument } from './document.js';
 import { constructPyYamlFloat, constructPyYamlInt, plainScalarKind } from './yaml-schema.js';
 
 const scalar = (text: string) => (parseDocument<{ v: unknown }>(`v: ${text}\n`).value as { v: unknown }).v;
@@ -124,7 +124,7 @@ describe('plainScalarKind', () => {
         fc.array(char, { maxLength: 8 }).map((cs) => cs.join('')),
         (text) => {
           const kind = plainScalarKind(text);
-          const r = safeParseDocument(`v: ${text}\n`);
+          const r = validateDocument(`v: ${text}\n`);
           if (kind === 'value') {
             expect(r.ok).toBe(false);
             return;

@@ -36,10 +36,10 @@ describe('the committed error code page', () => {
       'heat/template/resource-without-type',
       'yaml/syntax',
       'fs/not-found',
-      'check/internal',
+      'stackspec/check/internal',
       'deploy-templates/invalid-name',
-      'inventory/unknown-trait',
-      'image-spec/unknown-validator',
+      'placement-query/inventory/unknown-trait',
+      'image/spec/unknown-validator',
     ]) {
       const anchor = errorCodeHelpUri(code).split('#')[1];
       expect(page, code).toContain(`<a id="${anchor}"></a>\`${code}\``);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../scripts/bench-kit.js';
 import { oracleAvailable, runPython } from '../../../test-support/python.js';
 import { sharedAvailable, sharedPath } from '../../../test-support/shared.js';
-import { safeParseDocument } from '../src/document.js';
+import { validateDocument } from '../src/document.js';
 
 const CORPUS = sharedPath('corpus');
 
@@ -258,17 +258,17 @@ const REFUSED_ON_PURPOSE = new Set(['a:\n  &x : y\nb: *x\n', '? \n: !!str : \n']
 const FLOW_KEY_INDICATOR =
   "Inside a flow collection PyYAML reads this '?' as the start of an explicit key, not as text.";
 
-function refusedOnPurpose(text: string, ours: ReturnType<typeof safeParseDocument>): boolean {
+function refusedOnPurpose(text: string, ours: ReturnType<typeof validateDocument>): boolean {
   if (REFUSED_ON_PURPOSE.has(text)) return true;
   return !ours.ok && ours.diagnostics.every((d) => d.message === FLOW_KEY_INDICATOR);
 }
 
 /** Loads each document with both loaders; lists where acceptance or data differ. */
-function compareWithPyYaml(docs: string[], options: Parameters<typeof safeParseDocument>[1] = {}): string[] {
+function compareWithPyYaml(docs: string[], options: Parameters<typeof validateDocument>[1] = {}): string[] {
   const py = pyLoadAll(docs);
   const differences: string[] = [];
   docs.forEach((text, i) => {
-    const ours = safeParseDocument(text, options);
+    const ours = validateDocument(text, options);
     const theirs = py[i];
     if (!theirs?.ok || !ours.ok) {
       if (Boolean(theirs?.ok) !== ours.ok && !(theirs?.ok && refusedOnPurpose(text, ours)))
@@ -292,7 +292,7 @@ describe.runIf(oracleAvailable('PyYAML', ['yaml']))('conformance with PyYAML', (
     const py = pyLoadAll(docs);
     const differences: string[] = [];
     list.forEach((s, i) => {
-      const ours = safeParseDocument(docs[i] as string);
+      const ours = validateDocument(docs[i] as string);
       const theirs = py[i];
       if (!theirs?.ok) {
         if (ours.ok) differences.push(`${JSON.stringify(s)}: PyYAML fails (${theirs?.error}), we accept`);
@@ -343,14 +343,14 @@ describe.runIf(oracleAvailable('PyYAML', ['yaml']))('conformance with PyYAML', (
     // The exceptions above stay true: PyYAML reads them, we refuse them.
     const refused = [...REFUSED_ON_PURPOSE, '[?x]\n', '{a: [?b: 1]}\n'];
     expect(pyLoadAll(refused).map((r) => r.ok)).toEqual(refused.map(() => true));
-    expect(refused.map((text) => safeParseDocument(text).ok)).toEqual(refused.map(() => false));
+    expect(refused.map((text) => validateDocument(text).ok)).toEqual(refused.map(() => false));
     // The cases this suite was written for really fail, each at its ':'.
     for (const [text, column] of [
       ['a: {}: x\n', 6],
       ['a: [1]: \n', 7],
       ['a: {b: c}: d\n', 10],
     ] as const) {
-      const r = safeParseDocument(text);
+      const r = validateDocument(text);
       expect(r.ok ? [] : r.diagnostics).toEqual([
         expect.objectContaining({ code: 'yaml/syntax', line: 1, column }),
       ]);
@@ -371,7 +371,7 @@ describe.runIf(oracleAvailable('PyYAML', ['yaml']))('conformance with PyYAML', (
       const differences: string[] = [];
       let loaded = 0;
       files.forEach((f, i) => {
-        const ours = safeParseDocument(texts[i] as string, { duplicateKeys: 'ignore' });
+        const ours = validateDocument(texts[i] as string, { duplicateKeys: 'ignore' });
         const theirs = py[i];
         const name = relative(CORPUS, f);
         if (!theirs?.ok || !ours.ok) {

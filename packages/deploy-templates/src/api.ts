@@ -1,13 +1,16 @@
 import {
   ANY_METHOD,
   type CredentialsHook,
+  compareMicroversions,
   createRequestId,
   createServiceHandler,
   credentialsHook,
   findUtf8Problem,
+  formatMicroversion,
   HTTP_STATUS_TEXT,
   ironicErrorBody,
   isStackspecError,
+  type Microversion,
   parseJsonBytes,
   pyJsonDumps,
   requestTooLargeMessage,
@@ -32,10 +35,7 @@ import {
 } from './service.js';
 import type { DeployTemplateStore } from './store/types.js';
 import {
-  type ApiVersion,
-  compareApiVersions,
   DEPLOY_TEMPLATES_VERSION,
-  formatApiVersion,
   MAX_VERSION_HEADER,
   MIN_VERSION,
   MIN_VERSION_HEADER,
@@ -161,7 +161,7 @@ function rootDocument(base: string, profile: IronicProfile): Record<string, unkn
 function versionOneDocument(
   base: string,
   profile: IronicProfile,
-  version: ApiVersion,
+  version: Microversion,
 ): Record<string, unknown> {
   const doc: Record<string, unknown> = {
     id: 'v1',
@@ -182,7 +182,7 @@ function versionOneDocument(
       version: profile.maxVersion,
     },
   };
-  if (compareApiVersions(version, DEPLOY_TEMPLATES_VERSION) >= 0) {
+  if (compareMicroversions(version, DEPLOY_TEMPLATES_VERSION) >= 0) {
     doc.deploy_templates = [
       { href: `${base}/v1/deploy_templates/`, rel: 'self' },
       { href: `${base}/deploy_templates/`, rel: 'bookmark' },
@@ -295,7 +295,7 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
     }
     return body(
       200,
-      versionOneDocument(baseOf(call.url), profile, call.version as ApiVersion),
+      versionOneDocument(baseOf(call.url), profile, call.version as Microversion),
       call.responseHeaders(),
     );
   };
@@ -415,7 +415,7 @@ export function createDeployTemplatesApi(options: DeployTemplatesApiOptions = {}
           headers: negotiated.withRange ? range : {},
         };
       },
-      headers: (version) => ({ ...range, [VERSION_HEADER]: formatApiVersion(version) }),
+      headers: (version) => ({ ...range, [VERSION_HEADER]: formatMicroversion(version) }),
     },
     maxBodyBytes: maxBody,
     renderError,

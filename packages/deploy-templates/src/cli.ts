@@ -6,8 +6,8 @@ import {
   describeError,
   isStackspecError,
   type SourceDocument,
-  safeParseDocument,
   ValidationError,
+  validateDocument,
 } from '@stackspec/core';
 import {
   addExamples,
@@ -124,7 +124,7 @@ async function readArgumentDocument(
     format = 'yaml';
   }
   // A JSON string is read as the OpenStack client reads it (json.loads: a repeated key keeps its last value).
-  const r = safeParseDocument(text, {
+  const r = validateDocument(text, {
     filename: file,
     format,
     ...(format === 'json' ? { duplicateKeys: 'ignore' as const } : {}),

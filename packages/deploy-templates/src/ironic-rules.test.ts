@@ -1,6 +1,6 @@
 import { isStackspecError } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
-import { checkPatchDocument, checkPatchedStep, checkTemplate } from './ironic-rules.js';
+import { parsePatchDocument, parsePatchedStep, parseTemplateBody } from './ironic-rules.js';
 import { ironicProfile } from './profile.js';
 import { MAX_NESTING } from './schema.js';
 
@@ -23,14 +23,18 @@ function messageOf(fn: () => unknown): string {
   return `${e.status} ${e.message}`;
 }
 
-describe('checkTemplate', () => {
+describe('parseTemplateBody', () => {
   it('accepts a template and normalises digit-string priorities to integers', () => {
-    const out = checkTemplate({ name: 'CUSTOM_A', steps: [{ ...step, priority: '42' }] }, latest, 'template');
+    const out = parseTemplateBody(
+      { name: 'CUSTOM_A', steps: [{ ...step, priority: '42' }] },
+      latest,
+      'template',
+    );
     expect(out).toEqual({ name: 'CUSTOM_A', steps: [{ ...step, priority: 42 }] });
   });
 
   it('keeps uuid and extra when given, including null', () => {
-    const out = checkTemplate(
+    const out = parseTemplateBody(
       { name: 'CUSTOM_A', steps: [step], uuid: null, extra: { a: 1 } },
       latest,
       'template',
@@ -77,51 +81,53 @@ describe('checkTemplate', () => {
     ],
     ['text', "Schema error for template: 'text' is not of type 'object'"],
   ])('rejects %j with Ironic’s message', (body, message) => {
-    expect(messageOf(() => checkTemplate(body, latest, 'template'))).toBe(`400 ${message}`);
+    expect(messageOf(() => parseTemplateBody(body, latest, 'template'))).toBe(`400 ${message}`);
   });
 
   it('lists the interfaces of the release in the enum message', () => {
     const body = { name: 'CUSTOM_A', steps: [{ ...step, interface: 'vendor' }] };
-    expect(messageOf(() => checkTemplate(body, old, 'template'))).toBe(
+    expect(messageOf(() => parseTemplateBody(body, old, 'template'))).toBe(
       "400 Schema error for template: 'vendor' is not one of ['power', 'management', 'deploy', 'bios', 'raid']",
     );
-    expect(checkTemplate(body, latest, 'template').steps[0]?.interface).toBe('vendor');
+    expect(parseTemplateBody(body, latest, 'template').steps[0]?.interface).toBe('vendor');
   });
 
   it('accepts a 255-character custom trait and rejects 256', () => {
     const ok = `CUSTOM_${'A'.repeat(248)}`;
-    expect(checkTemplate({ name: ok, steps: [step] }, latest, 'template').name).toBe(ok);
-    expect(messageOf(() => checkTemplate({ name: `${ok}A`, steps: [step] }, latest, 'template'))).toMatch(
+    expect(parseTemplateBody({ name: ok, steps: [step] }, latest, 'template').name).toBe(ok);
+    expect(messageOf(() => parseTemplateBody({ name: `${ok}A`, steps: [step] }, latest, 'template'))).toMatch(
       /is too long$/,
     );
   });
 
   it('rejects a standard trait that the release does not know', () => {
-    expect(checkTemplate({ name: 'HW_NVME_BES', steps: [step] }, latest, 'template').name).toBe(
+    expect(parseTemplateBody({ name: 'HW_NVME_BES', steps: [step] }, latest, 'template').name).toBe(
       'HW_NVME_BES',
     );
-    expect(messageOf(() => checkTemplate({ name: 'HW_NVME_BES', steps: [step] }, old, 'template'))).toContain(
-      'is not valid under any of the given schemas',
-    );
+    expect(
+      messageOf(() => parseTemplateBody({ name: 'HW_NVME_BES', steps: [step] }, old, 'template')),
+    ).toContain('is not valid under any of the given schemas');
   });
 
   it('rejects duplicate steps whatever their args and priority', () => {
     const body = { name: 'CUSTOM_A', steps: [step, { ...step, args: { a: 1 }, priority: 0 }] };
-    expect(messageOf(() => checkTemplate(body, latest, 'template'))).toBe(
+    expect(messageOf(() => parseTemplateBody(body, latest, 'template'))).toBe(
       '400 Deploy template invalid: Duplicate deploy steps. A deploy template cannot have multiple deploy steps with the same interface and step. Duplicates: interface: bios, step: apply_configuration.',
     );
   });
 
   it('rejects a uuid that is not UUID-like', () => {
     expect(
-      messageOf(() => checkTemplate({ name: 'CUSTOM_A', steps: [step], uuid: 'abc' }, latest, 'template')),
+      messageOf(() =>
+        parseTemplateBody({ name: 'CUSTOM_A', steps: [step], uuid: 'abc' }, latest, 'template'),
+      ),
     ).toBe('400 Expected UUID for uuid: abc');
   });
 
   it('refuses priorities beyond the 32-bit column instead of failing in the database', () => {
     expect(
       messageOf(() =>
-        checkTemplate({ name: 'CUSTOM_A', steps: [{ ...step, priority: 2 ** 31 }] }, latest, 'template'),
+        parseTemplateBody({ name: 'CUSTOM_A', steps: [{ ...step, priority: 2 ** 31 }] }, latest, 'template'),
       ),
     ).toContain('larger than the largest supported value 2147483647');
   });
@@ -133,7 +139,7 @@ describe('checkTemplate', () => {
     ['an unpaired low surrogate', '\udc00a', 'invalid-step-name', 'an unpaired surrogate'],
   ])('refuses a step name with %s, which the database could not store', (_label, name, code, text) => {
     const body = { name: 'CUSTOM_A', steps: [step, { ...step, interface: 'raid', step: name }] };
-    const error = errorOf(() => checkTemplate(body, latest, 'template'));
+    const error = errorOf(() => parseTemplateBody(body, latest, 'template'));
     expect(error.code).toBe(`deploy-templates/${code}`);
     expect(error.message).toMatch(/^Deploy template invalid: the name of step 1 \(raid\./);
     expect(error.message).toContain(text);
@@ -141,7 +147,7 @@ describe('checkTemplate', () => {
 
   it('counts step name length in characters and accepts a paired surrogate', () => {
     const body = { name: 'CUSTOM_A', steps: [{ ...step, step: '😀'.repeat(255) }] };
-    expect(checkTemplate(body, latest, 'template').steps[0]?.step).toHaveLength(510);
+    expect(parseTemplateBody(body, latest, 'template').steps[0]?.step).toHaveLength(510);
   });
 
   it('refuses nesting past the limit at any depth without overflowing the stack', () => {
@@ -149,14 +155,14 @@ describe('checkTemplate', () => {
       let args: unknown = 1;
       for (let i = 0; i < depth; i += 1) args = [args];
       const error = errorOf(() =>
-        checkTemplate({ name: 'CUSTOM_A', steps: [{ ...step, args: { a: args } }] }, latest, 'template'),
+        parseTemplateBody({ name: 'CUSTOM_A', steps: [{ ...step, args: { a: args } }] }, latest, 'template'),
       );
       expect(error).toMatchObject({ code: 'deploy-templates/too-deep', status: 400 });
     }
     let fits: unknown = 1;
     for (let i = 0; i < MAX_NESTING - 4; i += 1) fits = [fits];
     expect(() =>
-      checkTemplate({ name: 'CUSTOM_A', steps: [{ ...step, args: { a: fits } }] }, latest, 'template'),
+      parseTemplateBody({ name: 'CUSTOM_A', steps: [{ ...step, args: { a: fits } }] }, latest, 'template'),
     ).not.toThrow();
   });
 
@@ -165,27 +171,27 @@ describe('checkTemplate', () => {
       { name: 'CUSTOM_A', steps: [{ ...step, args: { x: Number.POSITIVE_INFINITY } }] },
       { name: 'CUSTOM_A', steps: [step], extra: { y: [Number.NaN] } },
     ]) {
-      expect(errorOf(() => checkTemplate(body, latest, 'template')).code).toBe(
+      expect(errorOf(() => parseTemplateBody(body, latest, 'template')).code).toBe(
         'deploy-templates/number-too-large',
       );
     }
   });
 
   it('uses the patch prefix when validating a patched template', () => {
-    expect(messageOf(() => checkTemplate({ steps: [step] }, latest, 'patch'))).toBe(
+    expect(messageOf(() => parseTemplateBody({ steps: [step] }, latest, 'patch'))).toBe(
       "400 Schema error for patch: 'name' is a required property",
     );
   });
 });
 
-describe('checkPatchDocument', () => {
+describe('parsePatchDocument', () => {
   it('accepts add, replace and remove operations', () => {
     const ops = [
       { op: 'add', path: '/extra/a', value: 1 },
       { op: 'remove', path: '/extra/a' },
     ];
-    expect(checkPatchDocument(ops)).toBe(ops);
-    expect(checkPatchDocument([])).toEqual([]);
+    expect(parsePatchDocument(ops)).toBe(ops);
+    expect(parsePatchDocument([])).toEqual([]);
   });
 
   it.each([
@@ -204,23 +210,23 @@ describe('checkPatchDocument', () => {
     ],
     [[{ path: '/name' }], "Schema error for patch: 'op' is a required property"],
   ])('rejects %j', (patch, message) => {
-    expect(messageOf(() => checkPatchDocument(patch))).toBe(`400 ${message}`);
+    expect(messageOf(() => parsePatchDocument(patch))).toBe(`400 ${message}`);
   });
 
   it('refuses a patch whose values nest past the limit', () => {
     let value: unknown = {};
     for (let i = 0; i < 50_000; i += 1) value = { a: value };
-    expect(errorOf(() => checkPatchDocument([{ op: 'add', path: '/extra/x', value }]))).toMatchObject({
+    expect(errorOf(() => parsePatchDocument([{ op: 'add', path: '/extra/x', value }]))).toMatchObject({
       code: 'deploy-templates/too-deep',
       message: 'Deploy template invalid: the patch nests objects and lists deeper than 200 levels.',
     });
   });
 });
 
-describe('checkPatchedStep', () => {
+describe('parsePatchedStep', () => {
   it('validates one step with the patch prefix', () => {
-    expect(() => checkPatchedStep(step, latest)).not.toThrow();
-    expect(messageOf(() => checkPatchedStep({ ...step, step: '' }, latest))).toBe(
+    expect(() => parsePatchedStep(step, latest)).not.toThrow();
+    expect(messageOf(() => parsePatchedStep({ ...step, step: '' }, latest))).toBe(
       "400 Schema error for patch: '' is too short",
     );
   });

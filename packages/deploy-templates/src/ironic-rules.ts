@@ -146,7 +146,7 @@ export interface CheckedTemplate {
  * surrogate (`…/invalid-step-name`), priorities past 2³¹−1
  * (`…/priority-too-large`).
  */
-export function checkTemplate(
+export function parseTemplateBody(
   value: unknown,
   profile: IronicProfile,
   name: 'template' | 'patch',
@@ -191,14 +191,18 @@ export function checkTemplate(
   return out;
 }
 
-/** Validates one patched step with Ironic's step schema (message prefix `Schema error for patch:`). */
-export function checkPatchedStep(step: unknown, profile: IronicProfile): void {
+/**
+ * Checks one patched step with Ironic's step schema and returns it; throws
+ * Ironic's 400 (message prefix `Schema error for patch:`) otherwise.
+ */
+export function parsePatchedStep<T>(step: T, profile: IronicProfile): T {
   const message = ironicSchemaMessage(step, ironicSchemas(profile).step, 'patch');
   if (message) throw invalid(message, 'schema');
+  return step;
 }
 
-/** Validates a JSON Patch document with Ironic's patch schema (and the nesting limit). */
-export function checkPatchDocument(patch: unknown): PatchOperation[] {
+/** Checks a JSON Patch document with Ironic's patch schema (and the nesting limit) and returns its operations; throws Ironic's 400 otherwise. */
+export function parsePatchDocument(patch: unknown): PatchOperation[] {
   checkStorable(patch, 'patch');
   const message = ironicSchemaMessage(patch, PATCH_SCHEMA, 'patch');
   if (message) throw invalid(message, 'schema');

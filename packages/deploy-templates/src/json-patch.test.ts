@@ -1,3 +1,4 @@
+import { isErrorKind } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
 import { applyJsonPatch, JsonPatchFailure } from './json-patch.js';
 
@@ -14,6 +15,22 @@ function reason(fn: () => unknown): string {
 }
 
 describe('applyJsonPatch', () => {
+  it("fails with an error of core's family, a 400 carrying the reason", () => {
+    let thrown: unknown;
+    try {
+      applyJsonPatch(doc, [{ op: 'remove', path: '/nope' }]);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(isErrorKind(thrown, 'validation')).toBe(true);
+    expect(thrown).toMatchObject({
+      code: 'deploy-templates/patch-failed',
+      status: 400,
+      name: 'JsonPatchFailure',
+    });
+    expect((thrown as JsonPatchFailure).reason).toBe((thrown as Error).message);
+  });
+
   it('adds, inserts, appends, replaces and removes without touching the input', () => {
     const out = applyJsonPatch(doc, [
       { op: 'add', path: '/steps/0', value: { step: 'z' } },

@@ -4,7 +4,7 @@
 // in its 400 message. Written by hand because no JavaScript library
 // reproduces those reasons and quirks (a leading "0" index, strings treated
 // as non-indexable containers), and the subset is small.
-import { pyRepr } from '@stackspec/core';
+import { pyRepr, ValidationError } from '@stackspec/core';
 
 /** One patch operation: `op`, `path` and (for add/replace) `value`. */
 export interface JsonPatchOperation {
@@ -14,11 +14,18 @@ export interface JsonPatchOperation {
   [key: string]: unknown;
 }
 
-/** Why an operation could not be applied, worded like python-jsonpatch. */
-export class JsonPatchFailure extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
+/**
+ * Why an operation could not be applied, worded like python-jsonpatch: a
+ * core `ValidationError` (HTTP 400, code `deploy-templates/patch-failed`)
+ * whose `reason` is python-jsonpatch's text, which Ironic quotes.
+ */
+export class JsonPatchFailure extends ValidationError {
+  readonly reason: string;
+
+  constructor(reason: string) {
+    super(reason, { code: 'deploy-templates/patch-failed' });
     this.name = 'JsonPatchFailure';
+    this.reason = reason;
   }
 }
 

@@ -44,6 +44,14 @@ function thrown(fn: () => unknown): StackspecError {
   throw new Error('expected an error');
 }
 
+/** Plans a node's deploy from the made-up driver's steps and `templates`, with `traits` as its instance traits. */
+const planWith = (templates: PlanTemplate[], ...traits: string[]) =>
+  planDeploySteps({ driverSteps, templates, instanceTraits: traits });
+
+/** The error that {@link planWith} throws. */
+const planError = (templates: PlanTemplate[], ...traits: string[]) =>
+  thrown(() => planWith(templates, ...traits));
+
 const FAST: PlanTemplate = {
   name: 'CUSTOM_FAST',
   steps: [
@@ -59,7 +67,7 @@ const FAST: PlanTemplate = {
 
 describe('planDeploySteps', () => {
   it('runs the enabled driver steps by priority, then interface rank, when no template matches', () => {
-    const plan = planDeploySteps({ driverSteps, templates: [FAST], instanceTraits: [] });
+    const plan = planWith([FAST]);
     expect(ids(plan)).toEqual([
       'deploy.deploy 100',
       'deploy.write_image 80',
@@ -71,7 +79,7 @@ describe('planDeploySteps', () => {
   });
 
   it('enables a disabled step and disables another through a matching template', () => {
-    const plan = planDeploySteps({ driverSteps, templates: [FAST], instanceTraits: ['CUSTOM_FAST'] });
+    const plan = planWith([FAST], 'CUSTOM_FAST');
     expect(ids(plan)).toEqual([
       'bios.apply_configuration 150',
       'deploy.deploy 100',
@@ -87,9 +95,11 @@ describe('planDeploySteps', () => {
       name: 'CUSTOM_CACHE',
       steps: [{ interface: 'deploy', step: 'clean_cache', args: {}, priority: 60 }],
     };
-    expect(
-      ids(planDeploySteps({ driverSteps, templates: [cache], instanceTraits: ['CUSTOM_CACHE'] })).slice(-3),
-    ).toEqual(['management.flash_nic 60', 'deploy.tune_disk 60', 'deploy.clean_cache 60']);
+    expect(ids(planWith([cache], 'CUSTOM_CACHE')).slice(-3)).toEqual([
+      'management.flash_nic 60',
+      'deploy.tune_disk 60',
+      'deploy.clean_cache 60',
+    ]);
     const both = {
       name: 'CUSTOM_CACHE',
       steps: [
@@ -97,9 +107,10 @@ describe('planDeploySteps', () => {
         { interface: 'deploy', step: 'tune_disk', args: {}, priority: 60 },
       ],
     };
-    expect(
-      ids(planDeploySteps({ driverSteps, templates: [both], instanceTraits: ['CUSTOM_CACHE'] })).slice(-2),
-    ).toEqual(['deploy.clean_cache 60', 'deploy.tune_disk 60']);
+    expect(ids(planWith([both], 'CUSTOM_CACHE')).slice(-2)).toEqual([
+      'deploy.clean_cache 60',
+      'deploy.tune_disk 60',
+    ]);
   });
 
   it('orders driver steps canonically whatever order they are given in', () => {
@@ -114,9 +125,7 @@ describe('planDeploySteps', () => {
       name: 'CUSTOM_FAST',
       steps: [{ interface: 'bios', step: 'apply_configuration', args: {}, priority: 150 }],
     };
-    const e = thrown(() =>
-      planDeploySteps({ driverSteps, templates: [noArgs], instanceTraits: ['CUSTOM_FAST'] }),
-    );
+    const e = planError([noArgs], 'CUSTOM_FAST');
     expect(e.status).toBe(400);
     expect(e.message).toBe(
       "Validation of deploy steps from deploy templates matching this node's instance traits failed. Matching deploy templates: CUSTOM_FAST. Errors: deploy step {'interface': 'bios', 'step': 'apply_configuration', 'args': {}, 'priority': 150} is missing these required arguments: settings (BIOS settings)",
@@ -127,9 +136,7 @@ describe('planDeploySteps', () => {
     });
     expect(e.diagnostics[0]?.message).toContain('template CUSTOM_FAST');
     const disabled = { name: 'CUSTOM_FAST', steps: [{ ...noArgs.steps[0], priority: 0 }] } as PlanTemplate;
-    expect(
-      ids(planDeploySteps({ driverSteps, templates: [disabled], instanceTraits: ['CUSTOM_FAST'] })),
-    ).toHaveLength(5);
+    expect(ids(planWith([disabled], 'CUSTOM_FAST'))).toHaveLength(5);
   });
 
   it('only lets the core deploy step be disabled', () => {
@@ -137,7 +144,7 @@ describe('planDeploySteps', () => {
       name: 'CUSTOM_X',
       steps: [{ interface: 'deploy', step: 'deploy', args: {}, priority: 120 }],
     };
-    const e = thrown(() => planDeploySteps({ driverSteps, templates: [up], instanceTraits: ['CUSTOM_X'] }));
+    const e = planError([up], 'CUSTOM_X');
     expect(e.message).toContain(
       'deploy step deploy on interface deploy is a core step and cannot be overridden by user steps. It may be disabled by setting the priority to 0',
     );
@@ -146,9 +153,7 @@ describe('planDeploySteps', () => {
       path: '/templates/0/steps/0/priority',
     });
     const off = { name: 'CUSTOM_X', steps: [{ interface: 'deploy', step: 'deploy', args: {}, priority: 0 }] };
-    expect(
-      ids(planDeploySteps({ driverSteps, templates: [off], instanceTraits: ['CUSTOM_X'] })),
-    ).not.toContain('deploy.deploy 100');
+    expect(ids(planWith([off], 'CUSTOM_X'))).not.toContain('deploy.deploy 100');
   });
 
   it('rejects the same step from two matching templates, even when one disables it', () => {
@@ -160,9 +165,7 @@ describe('planDeploySteps', () => {
       name: 'CUSTOM_B',
       steps: [{ interface: 'raid', step: 'create_configuration', args: {}, priority: 0 }],
     };
-    const e = thrown(() =>
-      planDeploySteps({ driverSteps, templates: [a, b], instanceTraits: ['CUSTOM_B', 'CUSTOM_A'] }),
-    );
+    const e = planError([a, b], 'CUSTOM_B', 'CUSTOM_A');
     expect(e.message).toBe(
       "Validation of deploy steps from deploy templates matching this node's instance traits failed. Matching deploy templates: CUSTOM_A,CUSTOM_B. Errors: deploy steps from all deploy templates matching this node's instance traits cannot have the same interface and step. Duplicate deploy steps for raid.create_configuration",
     );
@@ -197,9 +200,7 @@ describe('planDeploySteps', () => {
         { interface: 'raid', step: 'create_configuration', args: { colour: 1 }, priority: 5 },
       ],
     };
-    const e = thrown(() =>
-      planDeploySteps({ driverSteps, templates: [bad], instanceTraits: ['CUSTOM_BAD'] }),
-    );
+    const e = planError([bad], 'CUSTOM_BAD');
     expect(e.message).toContain(
       "Errors: node does not support this deploy step: {'interface': 'raid', 'step': 'nope', 'args': {}, 'priority': 5}; deploy step {'interface': 'raid', 'step': 'create_configuration', 'args': {'colour': 1}, 'priority': 5} has these unexpected arguments: colour",
     );

@@ -1,7 +1,7 @@
 import { isStackspecError, parseDocument } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkTemplate } from './ironic-rules.js';
+import { parseTemplateBody } from './ironic-rules.js';
 import { ironicProfile } from './profile.js';
 import {
   DeployStepSchema,
@@ -288,7 +288,7 @@ describe('the zod schema and Ironic’s rules agree', () => {
       fc.property(body, (b) => {
         let ironic = true;
         try {
-          checkTemplate(structuredClone(b), ironicProfile(), 'template');
+          parseTemplateBody(structuredClone(b), ironicProfile(), 'template');
         } catch {
           ironic = false;
         }

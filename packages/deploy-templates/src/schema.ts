@@ -8,13 +8,13 @@ import {
   isUuidLike,
   MAX_TRAIT_LENGTH,
   type PathSegment,
-  parseJsonPointer,
   pyRepr,
-  type SchemaResult,
   type SourceDocument,
   standardTraits,
   suggest,
-  ValidationError,
+  unwrapResult,
+  type ValidationResult,
+  validateJsonPointer,
   validateWithSchema,
 } from '@stackspec/core';
 import { z } from 'zod';
@@ -260,13 +260,13 @@ function nameHint(value: unknown, release: string): string | undefined {
 export function validateDeployTemplate(
   input: SourceDocument | unknown,
   options: ValidateTemplateOptions = {},
-): SchemaResult<DeployTemplateInput> {
+): ValidationResult<DeployTemplateInput> {
   const profile = options.profile ?? ironicProfile();
   const result = validateWithSchema(deployTemplateInputSchema(profile), input, {
     area: 'deploy-templates',
     ...(options.file ? { file: options.file } : {}),
   });
-  if (result.ok) return result as SchemaResult<DeployTemplateInput>;
+  if (result.ok) return result as ValidationResult<DeployTemplateInput>;
   const value = isDocument(input) ? input.value : input;
   const diagnostics: Diagnostic[] = result.diagnostics.map((d) => {
     const at = () => valueAt(value, d.path);
@@ -316,14 +316,12 @@ export function parseDeployTemplate(
   input: SourceDocument | unknown,
   options: ValidateTemplateOptions = {},
 ): DeployTemplateInput {
-  const r = validateDeployTemplate(input, options);
-  if (r.ok) return r.value;
-  throw new ValidationError(undefined, { code: r.diagnostics[0]?.code, diagnostics: r.diagnostics });
+  return unwrapResult(validateDeployTemplate(input, options));
 }
 
 function valueAt(root: unknown, pointer: string): unknown {
   let v = root;
-  for (const key of parseJsonPointer(pointer) ?? []) {
+  for (const key of validateJsonPointer(pointer).value ?? []) {
     if (v === null || typeof v !== 'object') return undefined;
     v = (v as Record<string, unknown>)[key];
   }

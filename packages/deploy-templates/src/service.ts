@@ -9,7 +9,7 @@ import {
   SpecError,
   ValidationError,
 } from '@stackspec/core';
-import { checkPatchDocument, checkPatchedStep, checkTemplate } from './ironic-rules.js';
+import { parsePatchDocument, parsePatchedStep, parseTemplateBody } from './ironic-rules.js';
 import { applyPatchOperation, JsonPatchFailure, type JsonPatchOperation } from './json-patch.js';
 import { maskSecrets } from './masking.js';
 import type { DeployTemplateRule } from './policy.js';
@@ -377,7 +377,7 @@ export function createDeployTemplateService(
 
     async create(body, query, ctx) {
       checkUnexpected(query, []);
-      const template = checkTemplate(body ?? {}, profile, 'template');
+      const template = parseTemplateBody(body ?? {}, profile, 'template');
       await authorize(ctx, 'baremetal:deploy_template:create');
       const uuid = template.uuid || newUuid();
       const draft = { uuid, name: template.name, steps: template.steps, extra: template.extra ?? {} };
@@ -391,7 +391,7 @@ export function createDeployTemplateService(
     async update(ident, patch, query, ctx) {
       const id = checkIdent(ident);
       checkUnexpected(query, []);
-      const ops = checkPatchDocument(patch);
+      const ops = parsePatchDocument(patch);
       await authorize(ctx, 'baremetal:deploy_template:update');
       for (const op of ops) {
         const root = op.path.split('/')[1] ?? '';
@@ -429,7 +429,7 @@ export function createDeployTemplateService(
         if (Array.isArray(doc.steps)) {
           doc.steps = doc.steps.map((s: unknown) => {
             if (typeof s !== 'object' || s === null || Array.isArray(s)) {
-              checkPatchedStep(s, profile);
+              parsePatchedStep(s, profile);
               return s;
             }
             const kept = Object.fromEntries(
@@ -437,14 +437,14 @@ export function createDeployTemplateService(
                 ['args', 'interface', 'priority', 'step'].includes(k),
               ),
             );
-            checkPatchedStep(kept, profile);
+            parsePatchedStep(kept, profile);
             return kept;
           });
         }
         const candidate = Object.fromEntries(
           Object.entries(doc).filter(([k]) => ['description', 'extra', 'name', 'steps', 'uuid'].includes(k)),
         );
-        const checked = checkTemplate(candidate, profile, 'patch');
+        const checked = parseTemplateBody(candidate, profile, 'patch');
         // Like Ironic, announce the update only once it is valid and about to be saved.
         started = true;
         emit('update', 'start', current);

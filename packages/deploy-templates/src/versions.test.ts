@@ -1,6 +1,7 @@
+import { compareMicroversions } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
 import { ironicProfile } from './profile.js';
-import { compareApiVersions, negotiateVersion, parseApiVersion, stripsJsonSuffix } from './versions.js';
+import { negotiateVersion, parseApiVersion, stripsJsonSuffix, validateApiVersion } from './versions.js';
 
 const h = (v?: string) => new Headers(v === undefined ? {} : { 'X-OpenStack-Ironic-API-Version': v });
 
@@ -9,7 +10,17 @@ describe('parseApiVersion', () => {
     expect(parseApiVersion('1.55')).toEqual({ major: 1, minor: 55 });
     expect(parseApiVersion('01.055')).toEqual({ major: 1, minor: 55 });
     expect(parseApiVersion(' 1.5')).toEqual({ major: 1, minor: 5 });
-    for (const bad of ['1', '1.2.3', '1.a', '', 'latest']) expect(parseApiVersion(bad)).toBeUndefined();
+    for (const bad of ['1', '1.2.3', '1.a', '', 'latest']) {
+      expect(validateApiVersion(bad)).toMatchObject({
+        ok: false,
+        diagnostics: [
+          { code: 'deploy-templates/invalid-version', message: expect.stringContaining(JSON.stringify(bad)) },
+        ],
+      });
+      expect(() => parseApiVersion(bad)).toThrow(
+        expect.objectContaining({ code: 'deploy-templates/invalid-version' }),
+      );
+    }
   });
 
   it("takes the whitespace and digits Python's int() takes, and refuses what it refuses", () => {
@@ -18,7 +29,7 @@ describe('parseApiVersion', () => {
     expect(parseApiVersion('\u00a01_0.5\t')).toEqual({ major: 10, minor: 5 });
     expect(parseApiVersion('1.\u0665')).toEqual({ major: 1, minor: 5 });
     for (const bad of ['\ufeff1.5', '\u001c1.5', '1.5_', '1.-_5', `1.${'1'.repeat(4301)}`]) {
-      expect(parseApiVersion(bad), JSON.stringify(bad).slice(0, 20)).toBeUndefined();
+      expect(validateApiVersion(bad).ok, JSON.stringify(bad).slice(0, 20)).toBe(false);
     }
   });
 });
@@ -100,8 +111,8 @@ describe('negotiateVersion', () => {
   });
 
   it('compares versions numerically', () => {
-    expect(compareApiVersions({ major: 1, minor: 9 }, '1.10')).toBeLessThan(0);
-    expect(compareApiVersions({ major: 1, minor: 91 }, '1.90')).toBeGreaterThan(0);
+    expect(compareMicroversions({ major: 1, minor: 9 }, '1.10')).toBeLessThan(0);
+    expect(compareMicroversions({ major: 1, minor: 91 }, '1.90')).toBeGreaterThan(0);
   });
 });
 

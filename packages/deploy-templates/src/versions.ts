@@ -1,4 +1,13 @@
-import { pyInt, readMicroversionHeader } from '@stackspec/core';
+import {
+  compareMicroversions,
+  formatMicroversion,
+  invalidResult,
+  type Microversion,
+  pyInt,
+  readMicroversionHeader,
+  unwrapResult,
+  type ValidationResult,
+} from '@stackspec/core';
 import type { IronicProfile } from './profile.js';
 
 /** Oldest microversion Ironic serves. */
@@ -18,39 +27,32 @@ export const MIN_VERSION_HEADER = 'X-OpenStack-Ironic-API-Minimum-Version';
 /** Response header with the newest supported version. */
 export const MAX_VERSION_HEADER = 'X-OpenStack-Ironic-API-Maximum-Version';
 
-/** A parsed `major.minor`. */
-export interface ApiVersion {
-  major: number;
-  minor: number;
-}
-
 /** Outcome of {@link negotiateVersion}. */
 export type VersionResult =
-  | { ok: true; version: ApiVersion }
+  | { ok: true; version: Microversion }
   | { ok: false; message: string; withRange: boolean };
 
 /**
- * Parses `1.55` the way Ironic does: Python `int()` on each part (core's
+ * Reads `1.55` the way Ironic does: Python `int()` on each part (core's
  * `pyInt`), so `01.055` is 1.55 and ` 1. 55 ` is too; a part int() refuses
- * makes the whole version invalid.
+ * makes the whole version invalid (code `deploy-templates/invalid-version`). Core's
+ * `validateMicroversion` is stricter and is what Nova and Placement do.
  */
-export function parseApiVersion(text: string): ApiVersion | undefined {
+export function validateApiVersion(text: string): ValidationResult<Microversion> {
   const parts = text.split('.');
-  if (parts.length !== 2) return undefined;
-  const [major, minor] = parts.map(pyInt);
-  if (!major?.ok || !minor?.ok) return undefined;
-  return { major: Number(major.value), minor: Number(minor.value) };
+  const [major, minor] = parts.length === 2 ? parts.map(pyInt) : [];
+  if (!major?.ok || !minor?.ok) {
+    return invalidResult({
+      code: 'deploy-templates/invalid-version',
+      message: `${JSON.stringify(text)} is not an API version: expected major.minor such as 1.55.`,
+    });
+  }
+  return { ok: true, value: { major: Number(major.value), minor: Number(minor.value) }, diagnostics: [] };
 }
 
-/** Formats a version as `major.minor`. */
-export function formatApiVersion(v: ApiVersion): string {
-  return `${v.major}.${v.minor}`;
-}
-
-/** Negative, zero or positive as `a` is older than, equal to or newer than `b`. */
-export function compareApiVersions(a: ApiVersion, b: ApiVersion | string): number {
-  const other = typeof b === 'string' ? (parseApiVersion(b) as ApiVersion) : b;
-  return a.major - other.major || a.minor - other.minor;
+/** Like {@link validateApiVersion}, but returns the version or throws a `ValidationError`. */
+export function parseApiVersion(text: string): Microversion {
+  return unwrapResult(validateApiVersion(text));
 }
 
 /**
@@ -77,21 +79,26 @@ function requestedVersion(headers: Headers, profile: IronicProfile): string | un
 export function negotiateVersion(headers: Headers, profile: IronicProfile): VersionResult {
   const raw = requestedVersion(headers, profile);
   const text = raw === undefined ? MIN_VERSION : raw.toLowerCase() === 'latest' ? profile.maxVersion : raw;
-  const version = parseApiVersion(text);
-  if (!version) return { ok: false, message: `Invalid value for ${VERSION_HEADER} header`, withRange: false };
+  const parsed = validateApiVersion(text);
+  if (!parsed.ok)
+    return { ok: false, message: `Invalid value for ${VERSION_HEADER} header`, withRange: false };
+  const version = parsed.value;
   const range = `The supported version range is: [${MIN_VERSION}, ${profile.maxVersion}].`;
   if (version.major !== 1) {
     return {
       ok: false,
       withRange: true,
-      message: `Mutually exclusive versions requested. Version ${formatApiVersion(version)} requested but not supported by this service. ${range}`,
+      message: `Mutually exclusive versions requested. Version ${formatMicroversion(version)} requested but not supported by this service. ${range}`,
     };
   }
-  if (compareApiVersions(version, MIN_VERSION) < 0 || compareApiVersions(version, profile.maxVersion) > 0) {
+  if (
+    compareMicroversions(version, MIN_VERSION) < 0 ||
+    compareMicroversions(version, profile.maxVersion) > 0
+  ) {
     return {
       ok: false,
       withRange: true,
-      message: `Version ${formatApiVersion(version)} was requested but the minor version is not supported by this service. ${range}`,
+      message: `Version ${formatMicroversion(version)} was requested but the minor version is not supported by this service. ${range}`,
     };
   }
   return { ok: true, version };
@@ -112,11 +119,11 @@ export function negotiateVersion(headers: Headers, profile: IronicProfile): Vers
  */
 export function stripsJsonSuffix(headers: Headers, profile: IronicProfile): boolean {
   if (profile.release !== 'latest') return true;
-  const asked = parseApiVersion(headers.get(VERSION_HEADER) ?? '');
+  const asked = validateApiVersion(headers.get(VERSION_HEADER) ?? '').value;
   // Only the minor part counts, and 0 reads as false, as in Ironic's middleware.
   return (
     asked !== undefined &&
     asked.minor !== 0 &&
-    compareApiVersions({ major: 1, minor: asked.minor }, LAST_JSON_SUFFIX_VERSION) <= 0
+    compareMicroversions({ major: 1, minor: asked.minor }, LAST_JSON_SUFFIX_VERSION) <= 0
   );
 }

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIO } from '../../../test-support/cli.js';
 import { ensurePostgres, POSTGRES_URL } from '../../../test-support/postgres.js';
+import { runSql } from '../../../test-support/postgres-roles.js';
 import { runBaremetalCli } from '../src/cli.js';
 
 const available = await ensurePostgres(pg.Client);
@@ -18,15 +19,7 @@ const steps = JSON.stringify([
   { interface: 'raid', step: 'create_configuration', args: { logical_disks: [] }, priority: 10 },
 ]);
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (sql: string) => runSql(pg.Client, POSTGRES_URL, sql);
 
 describe.runIf(available)('stackspec-baremetal on PostgreSQL (--database-url)', () => {
   let dir: string;

@@ -34,6 +34,10 @@ const steps = [
 /** `deploy template ARGS` against the test's server. */
 const template = (...args: string[]) => run(['deploy', 'template', ...args]);
 
+/** `deploy template plan` for a node's driver steps and instance traits, given as the command takes them. */
+const planSteps = (driverSteps: string, instanceTraits: string, ...args: string[]) =>
+  template('plan', '--driver-steps', driverSteps, '--instance-traits', instanceTraits, ...args);
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'dt-cli-'));
   db = await PGlite.create();
@@ -199,15 +203,7 @@ describe('stackspec-baremetal deploy template (against a server)', () => {
         argsinfo: { logical_disks: { required: true } },
       },
     ];
-    const r = await template(
-      'plan',
-      '--driver-steps',
-      JSON.stringify(driver),
-      '--instance-traits',
-      'CUSTOM_RAID,CUSTOM_OTHER',
-      '-f',
-      'json',
-    );
+    const r = await planSteps(JSON.stringify(driver), 'CUSTOM_RAID,CUSTOM_OTHER', '-f', 'json');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([
       { priority: 100, interface: 'deploy', step: 'deploy', args: {}, origin: 'driver' },
@@ -219,13 +215,7 @@ describe('stackspec-baremetal deploy template (against a server)', () => {
         origin: 'template CUSTOM_RAID',
       },
     ]);
-    const bad = await template(
-      'plan',
-      '--driver-steps',
-      JSON.stringify(driver.slice(0, 1)),
-      '--instance-traits',
-      'CUSTOM_RAID',
-    );
+    const bad = await planSteps(JSON.stringify(driver.slice(0, 1)), 'CUSTOM_RAID');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(
       'Matching deploy templates: CUSTOM_RAID. Errors: node does not support this deploy step',
@@ -234,7 +224,7 @@ describe('stackspec-baremetal deploy template (against a server)', () => {
   });
 
   it('points into --driver-steps when the steps given are malformed, and exits 2', async () => {
-    const inline = await template('plan', '--driver-steps', '[null]', '--instance-traits', 'CUSTOM_X');
+    const inline = await planSteps('[null]', 'CUSTOM_X');
     expect(inline.code).toBe(2);
     expect(inline.stderr).toMatch(
       /^--driver-steps:1:2 {2}error {2}.*mapping.*\(deploy-templates\/invalid-type\)/,
@@ -244,18 +234,11 @@ describe('stackspec-baremetal deploy template (against a server)', () => {
       join(dir, 'driver.yaml'),
       '- {interface: deploy, step: deploy, priority: 100}\n- interface: raid\n  step: create_configuration\n  priority: high\n',
     );
-    const file = await template('plan', '--driver-steps', 'driver.yaml', '--instance-traits', 'CUSTOM_X');
+    const file = await planSteps('driver.yaml', 'CUSTOM_X');
     expect(file.code).toBe(2);
     expect(file.stderr).toContain("driver.yaml:4:13  error  'priority' must be an integer of 0 or more");
-    const user = await template(
-      'plan',
-      '--driver-steps',
-      'driver.yaml',
-      '--user-steps',
-      '[{"interface": "raid", "step": "x", "priority": -1}]',
-      '--instance-traits',
-      'CUSTOM_X',
-    );
+    const negativePriority = '[{"interface": "raid", "step": "x", "priority": -1}]';
+    const user = await planSteps('driver.yaml', 'CUSTOM_X', '--user-steps', negativePriority);
     expect(user.code).toBe(2);
     expect(user.stderr).toContain('--user-steps:1:');
   });
@@ -627,24 +610,11 @@ describe('the spec’s two flavors from the command line', () => {
     for (const [name, file] of Object.entries(files)) {
       expect((await template('create', name, '--steps', join(fixtures, file))).code).toBe(0);
     }
-    const plan = async (traits: string) =>
-      JSON.parse(
-        (
-          await template(
-            'plan',
-            '--driver-steps',
-            join(fixtures, 'driver-steps.yaml'),
-            '--instance-traits',
-            traits,
-            '-f',
-            'json',
-            '-c',
-            'step',
-            '-c',
-            'args',
-          )
-        ).stdout,
-      ) as { step: string; args: Record<string, unknown> }[];
+    const driver = join(fixtures, 'driver-steps.yaml');
+    const plan = async (traits: string) => {
+      const r = await planSteps(driver, traits, '-f', 'json', '-c', 'step', '-c', 'args');
+      return JSON.parse(r.stdout) as { step: string; args: Record<string, unknown> }[];
+    };
     const mirror = await plan(
       'CUSTOM_CLASS_A,CUSTOM_BM_CONFIG_BIOS_VMX_ON,CUSTOM_BM_CONFIG_RAID_DISK_MIRROR',
     );

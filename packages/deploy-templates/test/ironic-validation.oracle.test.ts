@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { oracleAvailable, runPython } from '../../../test-support/python.js';
-import { checkPatchDocument, checkTemplate, ironicProfile } from '../src/index.js';
+import { ironicProfile } from '../src/index.js';
+import { parsePatchDocument, parseTemplateBody } from '../src/ironic-rules.js';
 
 const profile = ironicProfile('21.4');
 
@@ -130,8 +131,8 @@ const patchArb = fc.oneof(
 
 function ours(kind: string, value: unknown): string | null {
   try {
-    if (kind === 'template') checkTemplate(structuredClone(value), profile, 'template');
-    else checkPatchDocument(value);
+    if (kind === 'template') parseTemplateBody(structuredClone(value), profile, 'template');
+    else parsePatchDocument(value);
     return null;
   } catch (e) {
     return (e as Error).message;

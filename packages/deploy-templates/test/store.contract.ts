@@ -130,6 +130,15 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
       ]);
     });
 
+    it('refuses an unknown sort key as bad input, naming the keys it takes', async () => {
+      const store = await make();
+      await expect(store.list({ sortKey: 'size' as SortKey })).rejects.toMatchObject({
+        status: 400,
+        code: 'deploy-templates/invalid-sort-key',
+        message: expect.stringContaining('id, uuid, name'),
+      });
+    });
+
     it('visits every template exactly once when paging in any sort order, null updated_at included', async () => {
       const store = await make({ clock: fakeClock() });
       const created = [];

@@ -150,7 +150,7 @@ describe('stackspec-extra-specs validate', () => {
     const r = await run(['validate', '--plugin', './plugin.mjs', '--spec', 'acme:slices=0']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("'acme:slices' is out of range");
-    expect(r.stderr).toContain('registry/shadowed');
+    expect(r.stderr).toContain('extra-specs/registry/shadowed');
     expect(r.stderr).toMatch(/^\.\/plugin\.mjs {2}warning {2}'hw:cpu_policy' from plugin '\.\/plugin\.mjs'/m);
   });
 
@@ -178,7 +178,7 @@ describe('stackspec-extra-specs validate', () => {
       r.stderr.match(/^\.\/broken\.mjs {2}warning {2}Plugin '\.\/broken\.mjs', entry 0: /gm),
     ).toHaveLength(2);
     expect(r.stderr).toMatch(
-      /^no-such-plugin-package {2}warning {2}The plugin 'no-such-plugin-package' \(extraSpecValidators\) could not be loaded: it could not be resolved from \S+ \(Cannot find module 'no-such-plugin-package'\) {2}\(plugin\/load-failed\)$/m,
+      /^no-such-plugin-package {2}warning {2}The plugin 'no-such-plugin-package' \(extraSpecValidators\) could not be loaded: it could not be resolved from \S+ \(Cannot find module 'no-such-plugin-package'\) {2}\(extra-specs\/plugin\/load-failed\)$/m,
     );
   });
 });

@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parsePropertiesString, readFlavorFile, validateFlavorFile } from './flavors.js';
+import {
+  parsePropertiesString,
+  readFlavorFile,
+  validateFlavorFile,
+  validatePropertiesString,
+} from './flavors.js';
 
 describe('parsePropertiesString', () => {
   it("reads the client's key='value', … text", () => {
@@ -13,12 +18,21 @@ describe('parsePropertiesString', () => {
     expect(parsePropertiesString('')).toEqual({});
   });
 
-  it('refuses text of another shape and never throws', () => {
-    expect(parsePropertiesString('a=b')).toBeUndefined();
-    expect(parsePropertiesString("a='b' junk")).toBeUndefined();
+  it('refuses text of another shape, saying where the form broke', () => {
+    expect(validatePropertiesString('a=b')).toMatchObject({
+      ok: false,
+      diagnostics: [{ code: 'extra-specs/invalid-properties', message: expect.stringContaining('after ""') }],
+    });
+    expect(validatePropertiesString("a='b' junk").ok).toBe(false);
+    expect(() => parsePropertiesString("a='b' junk")).toThrow(
+      expect.objectContaining({ code: 'extra-specs/invalid-properties', status: 400 }),
+    );
+  });
+
+  it('never throws from the validating form', () => {
     fc.assert(
       fc.property(fc.string(), (s) => {
-        parsePropertiesString(s);
+        validatePropertiesString(s);
       }),
     );
   });

@@ -5,12 +5,15 @@ import {
   diagnosticsFromZod,
   didYouMean,
   hasErrors,
+  invalidResult,
   type PathSegment,
-  parseJsonPointer,
   type SourceDocument,
-  safeParseDocument,
   suggest,
   toJsonPointer,
+  unwrapResult,
+  type ValidationResult,
+  validateDocument,
+  validateJsonPointer,
 } from '@stackspec/core';
 import { z } from 'zod';
 import { optionsOf, requireString } from './guards.js';
@@ -124,16 +127,17 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * Parses the `key='value', key2='value2'` text the OpenStack client prints for
+ * Reads the `key='value', key2='value2'` text the OpenStack client prints for
  * a flavor's properties in table and JSON output of older releases. A value
  * holding `', ` followed by what looks like another key cannot be told apart;
- * the client prints it the same way.
+ * the client prints it the same way. Text of another form fails with code
+ * `extra-specs/invalid-properties`.
  */
-export function parsePropertiesString(text: string): Record<string, string> | undefined {
-  requireString(text, 'The text of parsePropertiesString');
+export function validatePropertiesString(text: string): ValidationResult<Record<string, string>> {
+  requireString(text, 'The text of validatePropertiesString');
   const out: Record<string, string> = {};
   const trimmed = text.trim();
-  if (trimmed === '') return out;
+  if (trimmed === '') return { ok: true, value: out, diagnostics: [] };
   const re = /([^=,'][^=']*?)='(.*?)'(?:, (?=[^=,'][^=']*?=')|$)/gsy;
   let last = 0;
   for (let m = re.exec(trimmed); m; m = re.exec(trimmed)) {
@@ -141,7 +145,17 @@ export function parsePropertiesString(text: string): Record<string, string> | un
     last = re.lastIndex;
     if (last >= trimmed.length) break;
   }
-  return last === trimmed.length ? out : undefined;
+  if (last === trimmed.length) return { ok: true, value: out, diagnostics: [] };
+  return invalidResult({
+    code: 'extra-specs/invalid-properties',
+    message: `The properties text is not in key='value', … form after ${JSON.stringify(trimmed.slice(0, last))}.`,
+    hint: "write each property as key='value', separated by a comma and a space",
+  });
+}
+
+/** Like {@link validatePropertiesString}, but returns the properties or throws a `ValidationError`. */
+export function parsePropertiesString(text: string): Record<string, string> {
+  return unwrapResult(validatePropertiesString(text));
 }
 
 /**
@@ -167,7 +181,7 @@ export function parsePropertiesString(text: string): Record<string, string> | un
 export function readFlavorFile(text: string, filename?: string): ReadFlavorFileResult {
   requireString(text, 'The text of readFlavorFile');
   if (filename !== undefined) requireString(filename, 'The file name of readFlavorFile');
-  const parsed = safeParseDocument(text, filename ? { filename } : {});
+  const parsed = validateDocument(text, filename ? { filename } : {});
   if (!parsed.ok) return { flavors: [], diagnostics: parsed.diagnostics, document: undefined };
   const doc = parsed.document;
   const diagnostics: Diagnostic[] = [...parsed.diagnostics];
@@ -205,7 +219,7 @@ export function readFlavorFile(text: string, filename?: string): ReadFlavorFileR
     let misspelt = false;
     const flavor = `The flavor${name ? ` '${name}'` : ''}`;
     for (const d of diagnosticsFromZod(r.error, { value, schema: FlavorFileEntrySchema })) {
-      const segments = parseJsonPointer(d.path) ?? [];
+      const segments = validateJsonPointer(d.path).value ?? [];
       const path = toJsonPointer([...at, ...segments]);
       const key = segments[0] as string;
       if (d.code.endsWith('/unknown-key')) {
@@ -265,7 +279,7 @@ export function readFlavorFile(text: string, filename?: string): ReadFlavorFileR
     const specs = value[field];
     const specPath = [...at, field];
     if (typeof specs === 'string') {
-      const parsedProps = parsePropertiesString(specs);
+      const parsedProps = validatePropertiesString(specs).value;
       if (!parsedProps) {
         fail(
           specPath,

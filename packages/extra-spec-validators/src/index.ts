@@ -1,12 +1,5 @@
 export { PythonRegexError, translatePythonRegex } from '@stackspec/core';
-export type { ReleasedExtraSpec } from './catalog/index.js';
-export {
-  BUILTIN_EXTRA_SPECS,
-  definitionInRelease,
-  extraSpecsForRelease,
-  isAvailableIn,
-  isDeprecatedIn,
-} from './catalog/index.js';
+export * from './catalog/index.js';
 export type { FlavorCheckOptions } from './checker.js';
 export { flavorChecker } from './checker.js';
 export type {
@@ -36,16 +29,14 @@ export {
   SupportStatusSchema,
   ValueRuleSchema,
 } from './define.js';
-export type { FlavorEntry, ReadFlavorFileResult } from './flavors.js';
-export { parsePropertiesString, readFlavorFile, validateFlavorFile } from './flavors.js';
-export type { ExtraSpecsHandler, ExtraSpecsHandlerOptions, FlavorStore } from './http/handler.js';
-export { createExtraSpecsHandler, createMemoryFlavorStore, NOVA_MAX_BODY_BYTES } from './http/handler.js';
+export * from './flavors.js';
+export * from './http/handler.js';
 export type { ImagePropertyMatch, ValidateImagePropertiesOptions } from './image.js';
 export { findImageProperty, IMAGE_ONLY_PROPERTIES, validateImageProperties } from './image.js';
 export type { LoadExtraSpecPluginsOptions, LoadExtraSpecPluginsResult } from './plugins.js';
 export { loadExtraSpecPlugins, PLUGIN_KIND } from './plugins.js';
 export type { PythonInt } from './python-values.js';
-export { parsePythonBool, parsePythonInt } from './python-values.js';
+export { parsePythonBool, parsePythonInt, validatePythonBool, validatePythonInt } from './python-values.js';
 export type {
   ExtraSpecMatch,
   ExtraSpecPlugin,
@@ -67,21 +58,20 @@ export {
 export { anchorOf } from './render/common.js';
 export type { RenderJsonSchemaOptions } from './render/json-schema.js';
 export { renderJsonSchema } from './render/json-schema.js';
-export type {
-  MetadefFile,
-  MetadefNamespace,
-  MetadefProperty,
-  RenderMetadefsOptions,
-} from './render/metadef.js';
-export { formatMetadef, renderMetadefs } from './render/metadef.js';
+export * from './render/metadef.js';
 export type { DocSource, RenderDocsOptions } from './render/text.js';
 export { renderMarkdown, renderRst } from './render/text.js';
-export type { ValidateExtraSpecsOptions, ValidateExtraSpecsResult, ValidationMode } from './validate.js';
+export type {
+  ParsedExtraSpecs,
+  ValidateExtraSpecsOptions,
+  ValidateExtraSpecsResult,
+  ValidationMode,
+} from './validate.js';
 export {
-  assertExtraSpecs,
   builtinRegistry,
   checkNovaExtraSpec,
   MAX_VALUE_LENGTH,
+  parseExtraSpecs,
   VALIDATION_MODES,
   validateExtraSpecs,
 } from './validate.js';

@@ -79,7 +79,7 @@ describe('compileNamePattern', () => {
       compileNamePattern(name, { params });
       expect.unreachable();
     } catch (e) {
-      expect(isStackspecError(e) && e.code).toBe('registry/bad-pattern');
+      expect(isStackspecError(e) && e.code).toBe('extra-specs/registry/bad-pattern');
       expect((e as Error).message).toContain(message);
     }
   });

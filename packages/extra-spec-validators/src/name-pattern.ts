@@ -75,7 +75,7 @@ function paramSource(spec: string | RegExp | NameParameter): string {
  * Compiles a name such as `hw:numa_cpus.{num}` or
  * `resources{group}:{resource_class}` into a matcher.
  *
- * Throws `SpecError` (`registry/bad-pattern`) when a placeholder has no
+ * Throws `SpecError` (`extra-specs/registry/bad-pattern`) when a placeholder has no
  * pattern, a declared parameter is unused or repeated, or a pattern is not a
  * valid regular expression.
  */
@@ -84,7 +84,7 @@ export function compileNamePattern(name: string, options: NamePatternOptions = {
   const flags = options.flags ?? 'u';
   const params = options.params ?? {};
   const fail = (message: string): never => {
-    throw new SpecError(message, { code: 'registry/bad-pattern' });
+    throw new SpecError(message, { code: 'extra-specs/registry/bad-pattern' });
   };
   if (typeof name !== 'string' || name.length === 0) fail('A registry name must be a non-empty string.');
 

@@ -70,7 +70,7 @@ describe('createNameRegistry: layers', () => {
     r.add({ name: 'hw:cpu_policy', value: 'builtin' });
     const d = r.add({ name: 'hw:cpu_policy', value: 'plugin', layer: 'plugin', source: 'acme-filters' });
     expect(r.lookup('hw:cpu_policy')?.entry.value).toBe('builtin');
-    expect(d).toMatchObject({ code: 'registry/shadowed', severity: 'warning' });
+    expect(d).toMatchObject({ code: 'extra-specs/registry/shadowed', severity: 'warning' });
     expect(d?.message).toContain("plugin 'acme-filters'");
     expect(r.conflicts).toHaveLength(1);
   });
@@ -86,7 +86,7 @@ describe('createNameRegistry: layers', () => {
   it('keeps the first of two definitions in the same layer', () => {
     const r = createNameRegistry<string>();
     r.add({ name: 'a', value: '1' });
-    expect(r.add({ name: 'a', value: '2' })?.code).toBe('registry/duplicate');
+    expect(r.add({ name: 'a', value: '2' })?.code).toBe('extra-specs/registry/duplicate');
     expect(r.lookup('a')?.entry.value).toBe('1');
   });
 
@@ -102,7 +102,11 @@ describe('createNameRegistry: layers', () => {
     const patternFirst = createNameRegistry<string>();
     patternFirst.add({ name: 'hw:numa_cpus.{num}', params: { num: '\\d+' }, value: 'builtin' });
     const d = patternFirst.add({ name: 'hw:numa_cpus.0', value: 'plugin', layer: 'plugin', source: 'acme' });
-    expect(d).toMatchObject({ code: 'registry/shadowed', severity: 'warning', path: '/hw:numa_cpus.0' });
+    expect(d).toMatchObject({
+      code: 'extra-specs/registry/shadowed',
+      severity: 'warning',
+      path: '/hw:numa_cpus.0',
+    });
     expect(d?.message).toContain('never used');
     expect(patternFirst.lookup('hw:numa_cpus.0')).toMatchObject({
       entry: { value: 'builtin' },
@@ -113,7 +117,7 @@ describe('createNameRegistry: layers', () => {
     const plainFirst = createNameRegistry<string>();
     plainFirst.add({ name: 'hw:numa_cpus.0', value: 'plugin', layer: 'plugin', source: 'acme' });
     const late = plainFirst.add({ name: 'hw:numa_cpus.{num}', params: { num: '\\d+' }, value: 'builtin' });
-    expect(late).toMatchObject({ code: 'registry/shadowed', path: '/hw:numa_cpus.0' });
+    expect(late).toMatchObject({ code: 'extra-specs/registry/shadowed', path: '/hw:numa_cpus.0' });
     expect(plainFirst.lookup('hw:numa_cpus.0')?.entry.value).toBe('builtin');
   });
 
@@ -127,7 +131,7 @@ describe('createNameRegistry: layers', () => {
       layer: 'plugin',
       source: 'acme',
     });
-    expect(d).toMatchObject({ code: 'registry/overlap', severity: 'warning', path: '/x:{n}' });
+    expect(d).toMatchObject({ code: 'extra-specs/registry/overlap', severity: 'warning', path: '/x:{n}' });
     expect(d?.message).toContain("also matches 'x:1'");
     expect(r.lookup('x:1')).toMatchObject({ entry: { value: 'builtin' }, exact: true });
     expect(r.lookup('x:2')?.entry.value).toBe('plugin');
@@ -148,14 +152,14 @@ describe('createNameRegistry: layers', () => {
         r.add(bad as never);
         expect.unreachable();
       } catch (e) {
-        expect(isStackspecError(e) && e.code).toBe('registry/invalid-entry');
+        expect(isStackspecError(e) && e.code).toBe('extra-specs/registry/invalid-entry');
       }
     }
     try {
       r.suggest(42 as never);
       expect.unreachable();
     } catch (e) {
-      expect(isStackspecError(e) && e.code).toBe('registry/invalid-key');
+      expect(isStackspecError(e) && e.code).toBe('extra-specs/registry/invalid-key');
       expect(isStackspecError(e) && e.status).toBe(400);
     }
     expect(r.lookup(42 as never)).toBeUndefined();
@@ -163,7 +167,9 @@ describe('createNameRegistry: layers', () => {
 
   it('reports an unknown layer', () => {
     const r = createNameRegistry<string>({ layers: ['core'] });
-    expect(r.add({ name: 'a', value: 'x', layer: 'plugin' })?.code).toBe('registry/unknown-layer');
+    expect(r.add({ name: 'a', value: 'x', layer: 'plugin' })?.code).toBe(
+      'extra-specs/registry/unknown-layer',
+    );
     expect(r.size).toBe(0);
   });
 
@@ -295,8 +301,10 @@ describe('createNameRegistry: properties', () => {
               else overlaps += 1;
             }
           }
-          expect(r.conflicts.filter((d) => d.code === 'registry/shadowed')).toHaveLength(shadowed);
-          expect(r.conflicts.filter((d) => d.code === 'registry/overlap')).toHaveLength(overlaps);
+          expect(r.conflicts.filter((d) => d.code === 'extra-specs/registry/shadowed')).toHaveLength(
+            shadowed,
+          );
+          expect(r.conflicts.filter((d) => d.code === 'extra-specs/registry/overlap')).toHaveLength(overlaps);
         },
       ),
       { numRuns: 300 },

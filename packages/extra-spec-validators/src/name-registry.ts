@@ -74,7 +74,7 @@ export interface NameRegistry<T> {
   /**
    * Names close to a key that matched nothing, closest first; patterned names
    * are shown filled in where possible. A key that is not a string throws
-   * `ValidationError` (`registry/invalid-key`).
+   * `ValidationError` (`extra-specs/registry/invalid-key`).
    */
   suggest(key: string, options?: { limit?: number; maxDistance?: number }): string[];
   /** Every winning entry, in registration order. */
@@ -107,14 +107,14 @@ function insertSorted(lengths: number[], n: number): void {
  * lengths, not on the number of entries.
  *
  * A name registered twice keeps the entry of the stronger layer (the earlier
- * one within a layer) and reports `registry/shadowed` (different layers) or
- * `registry/duplicate` (same layer) as a warning. Layers also rank plain
+ * one within a layer) and reports `extra-specs/registry/shadowed` (different layers) or
+ * `extra-specs/registry/duplicate` (same layer) as a warning. Layers also rank plain
  * names against patterns: a plugin's `hw:numa_cpus.0` loses to a built-in
- * `hw:numa_cpus.{num}` and is reported as `registry/shadowed`; a plugin
+ * `hw:numa_cpus.{num}` and is reported as `extra-specs/registry/shadowed`; a plugin
  * pattern that also matches a built-in plain name keeps every other key and
- * is reported as `registry/overlap`. Either is reported when the second of
+ * is reported as `extra-specs/registry/overlap`. Either is reported when the second of
  * the two is added. An entry that is
- * not an object with a string name throws `SpecError` (`registry/invalid-entry`).
+ * not an object with a string name throws `SpecError` (`extra-specs/registry/invalid-entry`).
  *
  * @example
  * const r = createNameRegistry<string>();
@@ -184,7 +184,7 @@ export function createNameRegistry<T>(options: NameRegistryOptions = {}): NameRe
     const plainWins = rankOf(plain) < rankOf(pattern);
     return createDiagnostic({
       // The plain name loses everywhere (shadowed); the pattern only for that one key (overlap).
-      code: plainWins ? 'registry/overlap' : 'registry/shadowed',
+      code: plainWins ? 'extra-specs/registry/overlap' : 'extra-specs/registry/shadowed',
       severity: 'warning',
       path: pointer(plainWins ? pattern.name : plain.name),
       message: plainWins
@@ -196,14 +196,14 @@ export function createNameRegistry<T>(options: NameRegistryOptions = {}): NameRe
   const addOne = (input: RegistryEntryInput<T>): Diagnostic[] => {
     if (input === null || typeof input !== 'object' || typeof input.name !== 'string') {
       throw new SpecError('A registry entry must be an object with a string name.', {
-        code: 'registry/invalid-entry',
+        code: 'extra-specs/registry/invalid-entry',
       });
     }
     const layer = input.layer ?? (layers[0] as string);
     if (!rank.has(layer)) {
       return [
         createDiagnostic({
-          code: 'registry/unknown-layer',
+          code: 'extra-specs/registry/unknown-layer',
           message: `The layer '${layer}' is not one of: ${layers.join(', ')}.`,
           path: pointer(input.name),
         }),
@@ -237,7 +237,7 @@ export function createNameRegistry<T>(options: NameRegistryOptions = {}): NameRe
       }
       return [
         createDiagnostic({
-          code: sameLayer ? 'registry/duplicate' : 'registry/shadowed',
+          code: sameLayer ? 'extra-specs/registry/duplicate' : 'extra-specs/registry/shadowed',
           severity: 'warning',
           path: pointer(input.name),
           message: sameLayer
@@ -309,7 +309,7 @@ export function createNameRegistry<T>(options: NameRegistryOptions = {}): NameRe
   const suggestNames = (key: string, opts: { limit?: number; maxDistance?: number } = {}): string[] => {
     if (typeof key !== 'string') {
       throw new ValidationError(`Suggestions need a string key, not ${key === null ? 'null' : typeof key}.`, {
-        code: 'registry/invalid-key',
+        code: 'extra-specs/registry/invalid-key',
       });
     }
     const max = opts.maxDistance ?? defaultMaxDistance(key);

@@ -78,7 +78,7 @@ describe('discoverPlugins', () => {
     expect(byName.broken).toContain('boom at import');
     expect(byName['bad-field']).toContain('must be a path or a list of paths');
     expect(byName['@scope/escape']).toContain('outside the package');
-    expect(failures.every((f) => f.diagnostic.code === 'plugin/load-failed')).toBe(true);
+    expect(failures.every((f) => f.diagnostic.code === 'extra-specs/plugin/load-failed')).toBe(true);
     expect(failures.find((f) => f.name === 'broken')?.diagnostic.message).toContain("The plugin 'broken'");
   });
 

@@ -136,7 +136,7 @@ function failure(name: string, reason: string, kind: string): PluginFailure {
     name,
     reason,
     diagnostic: createDiagnostic({
-      code: 'plugin/load-failed',
+      code: 'extra-specs/plugin/load-failed',
       severity: 'warning',
       message: `The plugin '${name}' (${kind}) could not be loaded: ${reason}`,
       hint: 'The plugin is skipped; fix or remove it to silence this warning.',

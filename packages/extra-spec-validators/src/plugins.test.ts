@@ -80,7 +80,9 @@ describe('loadExtraSpecPlugins', () => {
         { ...(plugins[0] as ExtraSpecPlugin), specs: [...(plugins[0]?.specs ?? []), ...builtinClash] },
       ],
     });
-    expect(registry.conflicts).toMatchObject([{ code: 'registry/shadowed', file: './extra.mjs' }]);
+    expect(registry.conflicts).toMatchObject([
+      { code: 'extra-specs/registry/shadowed', file: './extra.mjs' },
+    ]);
   });
 
   it('reports every problem of a definition that fails while the plugin loads', async () => {
@@ -111,7 +113,10 @@ describe('loadExtraSpecPlugins', () => {
   it('keeps only the first line of why a module could not be resolved', async () => {
     const { diagnostics } = await loadExtraSpecPlugins({ cwd: dir, modules: ['no-such-plugin-package'] });
     expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]).toMatchObject({ code: 'plugin/load-failed', file: 'no-such-plugin-package' });
+    expect(diagnostics[0]).toMatchObject({
+      code: 'extra-specs/plugin/load-failed',
+      file: 'no-such-plugin-package',
+    });
     expect(diagnostics[0]?.message).not.toContain('\n');
     expect(diagnostics[0]?.message).toMatch(/\(Cannot find module 'no-such-plugin-package'\)$/);
   });
@@ -135,7 +140,7 @@ describe('loadExtraSpecPlugins', () => {
     const { plugins, diagnostics } = await loadExtraSpecPlugins({ modules: [missing, empty, throwing] });
     expect(plugins).toEqual([]);
     expect(diagnostics.map((d) => d.code)).toEqual([
-      'plugin/load-failed',
+      'extra-specs/plugin/load-failed',
       'extra-specs/bad-plugin',
       'extra-specs/bad-plugin',
     ]);

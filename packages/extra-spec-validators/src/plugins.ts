@@ -85,7 +85,7 @@ function exportedSpecs(module: unknown): unknown {
  * results of `defineExtraSpec` or plain objects of the same shape.
  *
  * Never throws for a bad plugin: it is skipped and reported in
- * `diagnostics` (`plugin/load-failed`, `extra-specs/bad-plugin`,
+ * `diagnostics` (`extra-specs/plugin/load-failed`, `extra-specs/bad-plugin`,
  * `extra-specs/bad-definition`, all warnings). Pass the plugins to
  * {@link createExtraSpecRegistry}, which ranks them below the built-ins and
  * reports any that redefine a built-in name.

@@ -171,7 +171,10 @@ describe('createExtraSpecRegistry: plugins given in code', () => {
         { name: 'b', specs: [twice] },
       ],
     });
-    expect(r.conflicts.map((d) => d.code)).toEqual(['registry/shadowed', 'registry/duplicate']);
+    expect(r.conflicts.map((d) => d.code)).toEqual([
+      'extra-specs/registry/shadowed',
+      'extra-specs/registry/duplicate',
+    ]);
     expect(r.get('hw:cpu_policy')?.origin).toBe('builtin');
     expect(r.get('acme:x')?.source).toBe('a');
   });

@@ -271,8 +271,8 @@ function normalisePlugins(list: readonly (ExtraSpecPlugin | ExtraSpecDefinition)
  * Builds a registry of the built-in catalog of one Nova release (default:
  * the newest) plus plugin definitions. Built-ins win over plugins: a plugin
  * that redefines a built-in name is ignored for that name and reported in
- * `conflicts` (`registry/shadowed`); two plugins defining one name keep the
- * first (`registry/duplicate`).
+ * `conflicts` (`extra-specs/registry/shadowed`); two plugins defining one name keep the
+ * first (`extra-specs/registry/duplicate`).
  *
  * Definitions not made by {@link defineExtraSpec} go through it here, so a
  * malformed one throws its `SpecError` (`extra-specs/bad-definition`, paths
@@ -343,7 +343,8 @@ function createRegistry(options: ExtraSpecRegistryOptions): InternalRegistry {
     regex.add({ name: spec.name, value: entry, params, layer, source });
     if (clash) {
       conflicts.push(file ? { ...clash, file } : clash);
-      if (clash.code === 'registry/shadowed' || clash.code === 'registry/duplicate') return;
+      if (clash.code === 'extra-specs/registry/shadowed' || clash.code === 'extra-specs/registry/duplicate')
+        return;
     }
     ordered.push(entry);
     const colon = nameRegex.indexOf(':');

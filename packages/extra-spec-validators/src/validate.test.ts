@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defineExtraSpec } from './define.js';
 import { createExtraSpecRegistry } from './registry.js';
-import { assertExtraSpecs, checkNovaExtraSpec, validateExtraSpecs } from './validate.js';
+import { checkNovaExtraSpec, parseExtraSpecs, validateExtraSpecs } from './validate.js';
 
 const codes = (r: { diagnostics: { code: string }[] }) => r.diagnostics.map((d) => d.code);
 
@@ -252,10 +252,10 @@ describe('validateExtraSpecs in the other modes', () => {
   });
 });
 
-describe('assertExtraSpecs', () => {
+describe('parseExtraSpecs', () => {
   it('throws a ValidationError carrying every diagnostic', () => {
     try {
-      assertExtraSpecs({ 'hw:cpu_polcy': 'x', 'hw:numa_nodes': 'x' });
+      parseExtraSpecs({ 'hw:cpu_polcy': 'x', 'hw:numa_nodes': 'x' });
       expect.unreachable();
     } catch (e) {
       expect(isStackspecError(e) && e.kind).toBe('validation');
@@ -264,8 +264,14 @@ describe('assertExtraSpecs', () => {
     }
   });
 
-  it('returns the warnings when nothing is an error', () => {
-    expect(assertExtraSpecs({ hide_hypervisor_id: '1' })).toHaveLength(1);
+  it('returns a copy of the specs and their warnings when nothing is an error', () => {
+    const input = { hide_hypervisor_id: '1', 'hw:cpu_policy': 'dedicated' };
+    const parsed = parseExtraSpecs(input);
+    expect(parsed.specs).toEqual(input);
+    expect(parsed.specs).not.toBe(input);
+    expect(parsed.warnings).toEqual([
+      expect.objectContaining({ severity: 'warning', path: '/hide_hypervisor_id' }),
+    ]);
   });
 });
 
@@ -295,7 +301,7 @@ describe('validation with plugins', () => {
 
   it('keeps the built-in definition when a plugin redefines it', () => {
     expect(validateExtraSpecs({ 'hw:cpu_policy': 'anything' }, { registry }).ok).toBe(false);
-    expect(registry.conflicts.map((d) => d.code)).toEqual(['registry/shadowed']);
+    expect(registry.conflicts.map((d) => d.code)).toEqual(['extra-specs/registry/shadowed']);
   });
 });
 
@@ -329,7 +335,7 @@ describe('bad input', () => {
       message: "The validation mode 'strcit' is not one of strict, permissive, off, nova.",
       hint: 'Did you mean strict?',
     });
-    expect(thrown(() => assertExtraSpecs({}, { mode: 3 as never }))).toMatchObject({
+    expect(thrown(() => parseExtraSpecs({}, { mode: 3 as never }))).toMatchObject({
       code: 'extra-specs/bad-option',
       hint: 'Use one of strict, permissive, off, nova.',
     });

@@ -8,7 +8,7 @@ import {
   SpecError,
   suggest,
   toJsonPointer,
-  ValidationError,
+  validationErrorOf,
 } from '@stackspec/core';
 import { isDeprecatedIn } from './catalog/index.js';
 import type { ValueRule } from './define.js';
@@ -504,22 +504,24 @@ export function validateExtraSpecs(
   return { ok: !hasErrors(diagnostics), diagnostics };
 }
 
+/** What {@link parseExtraSpecs} returns for extra specs without errors. */
+export interface ParsedExtraSpecs {
+  /** A copy of the extra specs that passed. */
+  specs: Record<string, string>;
+  /** What passed with a warning (a deprecated key, an unknown key in permissive mode…). */
+  warnings: Diagnostic[];
+}
+
 /**
  * Like {@link validateExtraSpecs} but throws `ValidationError` (code of the
  * first error) carrying every diagnostic when anything is an error; returns
- * the warnings otherwise.
+ * the specs and their warnings otherwise.
  */
-export function assertExtraSpecs(
+export function parseExtraSpecs(
   specs: Readonly<Record<string, string>>,
   options: ValidateExtraSpecsOptions = {},
-): Diagnostic[] {
+): ParsedExtraSpecs {
   const result = validateExtraSpecs(specs, options);
-  if (!result.ok) {
-    const first = result.diagnostics.find((d) => d.severity === 'error');
-    throw new ValidationError(undefined, {
-      ...(first ? { code: first.code } : {}),
-      diagnostics: result.diagnostics,
-    });
-  }
-  return result.diagnostics;
+  if (!result.ok) throw validationErrorOf(result.diagnostics);
+  return { specs: { ...specs }, warnings: result.diagnostics };
 }

@@ -1,6 +1,6 @@
 import { compilePythonRegex, pyInt } from '@stackspec/core';
 import type { ValueRule } from './define.js';
-import { parsePythonBool } from './python-values.js';
+import { pythonBoolOf } from './python-values.js';
 
 /** Why a value was refused; `0` means it was accepted. */
 export const ValueVerdict = {
@@ -77,7 +77,7 @@ export function compileValueRule(rule: ValueRule): CompiledValueRule {
       return ValueVerdict.Ok;
     };
   } else if (rule.type === 'bool') {
-    check = (value) => (parsePythonBool(value) === undefined ? ValueVerdict.NotBoolean : ValueVerdict.Ok);
+    check = (value) => (pythonBoolOf(value) === undefined ? ValueVerdict.NotBoolean : ValueVerdict.Ok);
   } else if (rule.pattern !== undefined) {
     const re = compilePythonRegex(effectivePattern(rule.pattern), 'fullmatch');
     check = (value) => (re.test(value) ? ValueVerdict.Ok : ValueVerdict.NoPatternMatch);

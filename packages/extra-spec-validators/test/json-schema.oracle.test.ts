@@ -9,9 +9,9 @@ import { oracleAvailable, PYTHON } from '../../../test-support/python.js';
 import {
   builtinRegistry,
   type ExtraSpecRegistry,
-  parsePythonInt,
   renderJsonSchema,
   validateExtraSpecs,
+  validatePythonInt,
 } from '../src/index.js';
 import { buildConformanceCorpus, type Pair } from './corpus.js';
 
@@ -73,7 +73,7 @@ function expected(registry: ExtraSpecRegistry, pair: Pair): boolean | undefined 
   const errors = r.diagnostics.filter((d) => d.severity === 'error');
   if (errors.every((d) => d.code === 'extra-specs/invalid-value')) {
     const rule = registry.lookup(pair.key)?.spec.value;
-    if (rule?.type === 'int' && parsePythonInt(pair.value)) return true;
+    if (rule?.type === 'int' && validatePythonInt(pair.value).ok) return true;
     if (ASTRAL.test(pair.value) && (rule?.type === 'int' || rule?.type === 'str')) return undefined;
   }
   return false;

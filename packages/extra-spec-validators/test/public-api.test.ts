@@ -42,7 +42,7 @@ describe('the package entry point', () => {
   });
 
   it('exports the result type of parsePythonInt', () => {
-    const n: PythonInt | undefined = parsePythonInt(' -0_7 ');
+    const n: PythonInt = parsePythonInt(' -0_7 ');
     expect(n).toEqual({ negative: true, digits: '7' });
   });
 

@@ -43,7 +43,7 @@ describe('readCapabilities', () => {
     const r = readCapabilities('puppet', { file: 'x.yaml' });
     expect(r.capabilities).toBeUndefined();
     expect(r.diagnostics[0]).toMatchObject({
-      code: 'heat/capabilities/not-mapping',
+      code: 'heat/capabilities/not-a-mapping',
       file: 'x.yaml',
       path: '/capabilities',
     });

@@ -77,7 +77,7 @@ function escapePointer(key: string): string {
  * null section declares nothing. Values must be scalars or lists of
  * scalars; anything else is reported and skipped.
  *
- * Codes: `heat/capabilities/not-mapping`, `heat/capabilities/invalid-value`.
+ * Codes: `heat/capabilities/not-a-mapping`, `heat/capabilities/invalid-value`.
  */
 export function readCapabilities(
   section: unknown,
@@ -97,7 +97,7 @@ export function readCapabilities(
   if (!isMapping(section)) {
     report(
       base,
-      'heat/capabilities/not-mapping',
+      'heat/capabilities/not-a-mapping',
       `The capabilities section must be a mapping of capability names to values, not ${describe(section)}.`,
       'Write it as "capabilities:" followed by indented "name: value" lines.',
     );

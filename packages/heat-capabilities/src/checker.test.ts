@@ -1,10 +1,10 @@
-import { createMemoryResourceReader, type ResourceReader, safeParseDocument } from '@stackspec/core';
+import { createMemoryResourceReader, type ResourceReader, validateDocument } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
 import { type HeatEnvironmentCheckOptions, heatEnvironmentChecker, heatTemplateChecker } from './checker.js';
 import { MAX_TEMPLATE_SIZE } from './load.js';
 
 const input = (text: string, path = 'envs/env.yaml') => {
-  const parsed = safeParseDocument(text, { filename: path });
+  const parsed = validateDocument(text, { filename: path });
   if (!parsed.ok) throw new Error('test input must parse');
   return { path, text, document: parsed.document };
 };

@@ -10,17 +10,17 @@ import {
   suggest,
   toJsonPointer,
 } from '@stackspec/core';
-import { ENVIRONMENT_SECTIONS, REQUIRES_SECTION, safeParseEnvironment } from './environment.js';
+import { ENVIRONMENT_SECTIONS, REQUIRES_SECTION, validateEnvironment } from './environment.js';
 import { isMapping, MAX_TEMPLATE_SIZE } from './load.js';
 import type { PathOptions } from './paths.js';
 import { resolveEnvironment } from './resolve.js';
-import { safeParseTemplate } from './template.js';
+import { validateTemplate } from './template.js';
 
 /**
  * The checker contract for Heat templates: a mapping with a
  * `heat_template_version` key is one (`CONFIDENCE.marker`), and a close
  * misspelling of that key is reported as one. `check` parses the template
- * as {@link safeParseTemplate} does; it reads no other file.
+ * as {@link validateTemplate} does; it reads no other file.
  *
  * @example
  * const diagnostics = await heatTemplateChecker.check({ path, text, document }, { reader });
@@ -35,7 +35,7 @@ export const heatTemplateChecker: FileChecker = {
     return claimMisspelling(value, [{ key: 'heat_template_version' }]);
   },
   check({ path, text }) {
-    return safeParseTemplate(text, { filename: path }).diagnostics;
+    return validateTemplate(text, { filename: path }).diagnostics;
   },
 };
 
@@ -94,7 +94,7 @@ function cachedReader(reader: ResourceReader): (path: string) => ResourceReadRes
  * but Heat's environment sections and the spec's `requires`
  * (`CONFIDENCE.keys`), or one whose every other key is close to a section
  * (`CONFIDENCE.close`, checked so that Heat's own wrong-section error names
- * it). `check` parses the environment as {@link safeParseEnvironment} does,
+ * it). `check` parses the environment as {@link validateEnvironment} does,
  * then, unless `checkPaths` is off, reports each registry entry whose
  * template is missing (`heat/template-not-found`), over what Heat takes
  * (`heat/template-too-large`) or unreadable (`heat/template-unreadable`),
@@ -127,7 +127,7 @@ export const heatEnvironmentChecker: FileChecker<HeatEnvironmentCheckOptions> = 
     };
   },
   async check({ path: file, text }, { reader, options = {} }) {
-    const parsed = safeParseEnvironment(text, {
+    const parsed = validateEnvironment(text, {
       filename: file,
       // Paths stay relative to the environment's folder, which is where the reader looks.
       baseDir: '.',

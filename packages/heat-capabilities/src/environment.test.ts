@@ -1,16 +1,16 @@
 import { isStackspecError } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseEnvironment, safeParseEnvironment } from './environment.js';
+import { parseEnvironment, validateEnvironment } from './environment.js';
 import { MAX_ENVIRONMENT_BYTES } from './load.js';
 
 function errorsOf(text: string, options = {}) {
-  return safeParseEnvironment(text, { filename: 'envs/e.yaml', ...options }).diagnostics.filter(
+  return validateEnvironment(text, { filename: 'envs/e.yaml', ...options }).diagnostics.filter(
     (d) => d.severity === 'error',
   );
 }
 
-describe('safeParseEnvironment', () => {
+describe('validateEnvironment', () => {
   it('accepts every Heat section and requires', () => {
     const env = parseEnvironment(
       [
@@ -33,7 +33,7 @@ describe('safeParseEnvironment', () => {
   });
 
   it.each(['', '# only a comment\n', '---\n', '~\n'])('reads %j as an empty environment', (text) => {
-    const r = safeParseEnvironment(text);
+    const r = validateEnvironment(text);
     expect(r.ok).toBe(true);
     expect(r.environment?.value).toEqual({});
   });
@@ -69,7 +69,7 @@ describe('safeParseEnvironment', () => {
   });
 
   it('accepts a null section with a warning when asked to follow heatclient', () => {
-    const r = safeParseEnvironment('parameter_defaults:\nresource_registry: {OS::A: a.yaml}\n', {
+    const r = validateEnvironment('parameter_defaults:\nresource_registry: {OS::A: a.yaml}\n', {
       acceptNullSections: true,
     });
     expect(r.ok).toBe(true);
@@ -170,8 +170,8 @@ describe('safeParseEnvironment', () => {
   it('reads an environment of exactly MAX_ENVIRONMENT_BYTES and refuses one byte more, where it passes', () => {
     const tail = 'parameter_defaults: {a: 1}\n';
     const fill = (bytes: number) => `#${'x'.repeat(bytes - tail.length - 2)}\n${tail}`;
-    expect(safeParseEnvironment(fill(MAX_ENVIRONMENT_BYTES)).ok).toBe(true);
-    const over = safeParseEnvironment(fill(MAX_ENVIRONMENT_BYTES + 1), { filename: 'big.yaml' });
+    expect(validateEnvironment(fill(MAX_ENVIRONMENT_BYTES)).ok).toBe(true);
+    const over = validateEnvironment(fill(MAX_ENVIRONMENT_BYTES + 1), { filename: 'big.yaml' });
     expect(over.ok).toBe(false);
     expect(over.diagnostics).toEqual([
       expect.objectContaining({ code: 'yaml/too-large', file: 'big.yaml', line: 2, column: 27 }),
@@ -185,11 +185,11 @@ describe('safeParseEnvironment', () => {
       line: 2,
       column: 3,
     });
-    expect(safeParseEnvironment('resource_registry:\n  OS::Foo::*: OS::Bar::*\n').ok).toBe(true);
+    expect(validateEnvironment('resource_registry:\n  OS::Foo::*: OS::Bar::*\n').ok).toBe(true);
   });
 
   it('warns about a value Heat reads as a type name although it looks like a file', () => {
-    const r = safeParseEnvironment('resource_registry:\n  OS::A: a.yml\n');
+    const r = validateEnvironment('resource_registry:\n  OS::A: a.yml\n');
     expect(r.ok).toBe(true);
     expect(r.diagnostics[0]).toMatchObject({
       code: 'heat/registry/not-a-template-name',
@@ -209,7 +209,7 @@ describe('safeParseEnvironment', () => {
   });
 
   it('warns about an unknown merge strategy and suggests one', () => {
-    const r = safeParseEnvironment('parameter_merge_strategies: {A: merg}\n');
+    const r = validateEnvironment('parameter_merge_strategies: {A: merg}\n');
     expect(r.ok).toBe(true);
     expect(r.diagnostics[0]).toMatchObject({
       code: 'heat/environment/unknown-merge-strategy',
@@ -229,13 +229,13 @@ describe('safeParseEnvironment', () => {
   it('never throws on arbitrary text or data', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200 }), (text) => {
-        expect(typeof safeParseEnvironment(`resource_registry:\n${text}`).ok).toBe('boolean');
+        expect(typeof validateEnvironment(`resource_registry:\n${text}`).ok).toBe('boolean');
       }),
       { numRuns: 300 },
     );
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
-        const r = safeParseEnvironment(JSON.stringify({ resource_registry: value, requires: value }));
+        const r = validateEnvironment(JSON.stringify({ resource_registry: value, requires: value }));
         expect(typeof r.ok).toBe('boolean');
       }),
       { numRuns: 300 },

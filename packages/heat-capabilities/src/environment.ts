@@ -5,7 +5,7 @@ import {
   pyStr,
   type SourceDocument,
   suggest,
-  ValidationError,
+  validationErrorOf,
 } from '@stackspec/core';
 import { canonicalValue, type Requirements } from './capabilities.js';
 import { isMapping, loadHeatText, pythonKeyText, rawTextAt } from './load.js';
@@ -125,8 +125,8 @@ export interface HeatEnvironment {
   warnings: Diagnostic[];
 }
 
-/** Outcome of {@link safeParseEnvironment}. */
-export type ParseEnvironmentResult =
+/** Outcome of {@link validateEnvironment}. */
+export type ValidateEnvironmentResult =
   | { ok: true; environment: HeatEnvironment; diagnostics: Diagnostic[] }
   | { ok: false; environment?: undefined; diagnostics: Diagnostic[] };
 
@@ -483,14 +483,14 @@ function readRequires(walk: Walk, section: unknown): Requirements {
  * `heat/environment/unknown-merge-strategy` (warning), `heat/registry/*`.
  *
  * @example
- * const r = safeParseEnvironment('requires:\n  deployment: puppet\nresource_registry:\n  OS::X: [a.yaml, b.yaml]\n',
+ * const r = validateEnvironment('requires:\n  deployment: puppet\nresource_registry:\n  OS::X: [a.yaml, b.yaml]\n',
  *   { filename: 'envs/x.yaml' });
  * if (r.ok) r.environment.registry[0].candidates; // [{ value: 'a.yaml', resolved: 'envs/a.yaml', … }, …]
  */
-export function safeParseEnvironment(
+export function validateEnvironment(
   source: string,
   options: ParseEnvironmentOptions = {},
-): ParseEnvironmentResult {
+): ValidateEnvironmentResult {
   const file = options.filename;
   const loaded = loadHeatText(source, { kind: 'environment', filename: file });
   if (!loaded.ok) return { ok: false, diagnostics: loaded.diagnostics };
@@ -579,7 +579,7 @@ export function safeParseEnvironment(
 }
 
 /**
- * Like {@link safeParseEnvironment} but throws a `ValidationError` (HTTP
+ * Like {@link validateEnvironment} but throws a `ValidationError` (HTTP
  * 400) carrying every diagnostic when the environment is not valid.
  *
  * @example
@@ -587,10 +587,7 @@ export function safeParseEnvironment(
  * env.registry.filter((e) => e.kind === 'template').map((e) => e.resolved);
  */
 export function parseEnvironment(source: string, options: ParseEnvironmentOptions = {}): HeatEnvironment {
-  const result = safeParseEnvironment(source, options);
-  if (!result.ok) {
-    const first = result.diagnostics.find((d) => d.severity === 'error');
-    throw new ValidationError(undefined, { code: first?.code, diagnostics: result.diagnostics });
-  }
+  const result = validateEnvironment(source, options);
+  if (!result.ok) throw validationErrorOf(result.diagnostics);
   return result.environment;
 }

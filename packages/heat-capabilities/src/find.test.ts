@@ -87,7 +87,7 @@ describe('findTemplates', () => {
     const byCode = r.diagnostics.map((d) => [d.code, d.file]);
     expect(byCode).toContainEqual(['heat/find/symlink-loop', 'tree/docker/loop']);
     expect(byCode).toContainEqual(['heat/find/broken-symlink', 'tree/broken.yaml']);
-    expect(byCode).toContainEqual(['heat/capabilities/not-mapping', 'tree/bad.yaml']);
+    expect(byCode).toContainEqual(['heat/capabilities/not-a-mapping', 'tree/bad.yaml']);
     expect(r.templates.length).toBeGreaterThan(3);
   });
 

@@ -14,7 +14,7 @@ import {
 } from '@stackspec/core';
 import { z } from 'zod';
 import { satisfiesFilter } from './capabilities.js';
-import { type HeatEnvironment, safeParseEnvironment } from './environment.js';
+import { type HeatEnvironment, validateEnvironment } from './environment.js';
 import { summarizeCapabilities } from './find.js';
 import { isMapping } from './load.js';
 import { resolveEnvironment } from './resolve.js';
@@ -228,7 +228,7 @@ export function createCapabilitiesHandler(
           code: 'heat/http/unknown-file',
         });
       }
-      const r = safeParseEnvironment(fileText(text), { filename: pathOf(name) });
+      const r = validateEnvironment(fileText(text), { filename: pathOf(name) });
       if (r.ok) envs.push(r.environment);
       else problems.push(...r.diagnostics);
     }

@@ -1,10 +1,10 @@
 import {
   createDiagnostic,
   type Diagnostic,
-  type ParseDocumentResult,
   plainScalarKind,
   type SourceDocument,
-  safeParseDocument,
+  type ValidateDocumentResult,
+  validateDocument,
 } from '@stackspec/core';
 
 /** Heat's default `max_template_size`: the longest template text it accepts, in characters. */
@@ -53,7 +53,7 @@ export function codePointLength(text: string): number {
   return n;
 }
 
-function located(result: ParseDocumentResult): LoadResult {
+function located(result: ValidateDocumentResult): LoadResult {
   if (!result.ok) return { ok: false, diagnostics: result.diagnostics };
   const doc = result.document;
   return {
@@ -92,7 +92,7 @@ export function loadHeatText(text: string, options: LoadOptions): LoadResult {
       }
     }
     if (looksLikeJson(text)) {
-      const json = safeParseDocument(text, {
+      const json = validateDocument(text, {
         format: 'json',
         duplicateKeys: 'warn',
         maxBytes: limit * 4,
@@ -102,7 +102,7 @@ export function loadHeatText(text: string, options: LoadOptions): LoadResult {
       if (json.ok) return located(json);
     }
   }
-  const yaml = safeParseDocument(text, {
+  const yaml = validateDocument(text, {
     format: 'yaml',
     yamlVersion: '1.1',
     duplicateKeys: 'warn',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseEnvironment, safeParseEnvironment } from './environment.js';
+import { parseEnvironment, validateEnvironment } from './environment.js';
 import { mergeEnvironments } from './merge.js';
 
 const env = (text: string, filename: string) => parseEnvironment(text, { filename });
@@ -226,7 +226,7 @@ describe('mergeEnvironments on any input', () => {
         fc.constantFrom<'server' | 'client'>('server', 'client'),
         (docs, strategy) => {
           const envs = docs
-            .map((d, i) => safeParseEnvironment(JSON.stringify(d), { filename: `e${i}.yaml` }))
+            .map((d, i) => validateEnvironment(JSON.stringify(d), { filename: `e${i}.yaml` }))
             .flatMap((r) => (r.ok ? [r.environment] : []));
           const r = mergeEnvironments(envs, { strategy });
           expect(typeof r.ok).toBe('boolean');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEnvironment, safeParseEnvironment } from './environment.js';
+import { parseEnvironment, validateEnvironment } from './environment.js';
 import { resolveEnvironment } from './resolve.js';
 
 const TREE: Record<string, string> = {
@@ -173,7 +173,7 @@ describe('resolveEnvironment', () => {
       { readTemplate, root: 'tht' },
     );
     const text = JSON.stringify(r.environment);
-    const back = safeParseEnvironment(text, { allowExtensions: false });
+    const back = validateEnvironment(text, { allowExtensions: false });
     expect(back.ok).toBe(true);
     expect(r.environment).toEqual({
       parameter_defaults: { A: 1 },

@@ -5,7 +5,7 @@ import { isMapping } from './load.js';
 import { type MergeEnvironmentsOptions, mergeEnvironments } from './merge.js';
 import { isUrl, relativeTo } from './paths.js';
 import { effectiveEntries } from './registry.js';
-import { type ParseTemplateOptions, safeParseTemplate } from './template.js';
+import { type ParseTemplateOptions, validateTemplate } from './template.js';
 
 /** Reads a template by the path the registry resolved to; `undefined` or a throw means it cannot be read. */
 export type ReadTemplate = (path: string) => string | undefined | Promise<string | undefined>;
@@ -129,7 +129,7 @@ export async function resolveEnvironment(
           return { status: 'missing', problem: describeError(e) };
         }
         if (text === undefined) return { status: 'missing', problem: 'the file does not exist' };
-        const parsed = safeParseTemplate(text, { ...options.templateOptions, filename: show(path) });
+        const parsed = validateTemplate(text, { ...options.templateOptions, filename: show(path) });
         if (!parsed.ok) {
           const first = parsed.diagnostics.find((d) => d.severity === 'error');
           const where = first?.line ? `line ${first.line}: ` : '';

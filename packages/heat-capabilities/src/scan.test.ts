@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { YAML_SYNTAX_PIECES } from '../test/conformance-cases.js';
 import { isQuietLine, outlineYaml, stateAfterLine } from './outline.js';
 import { type ScanResult, scanDocument, scanForSearch, tooLargeDiagnostic } from './scan.js';
 
@@ -272,25 +273,7 @@ describe('scanDocument', () => {
   });
 
   it('never disagrees with a full parse on mutated corpus-like text', () => {
-    const pieces = fc.constantFrom(
-      '"',
-      "'",
-      '[',
-      ']',
-      '{',
-      '}',
-      '#',
-      ': ',
-      '- ',
-      '|',
-      '>',
-      '\t',
-      ' ',
-      'x',
-      '\n',
-      'capabilities:',
-      'a: b',
-    );
+    const pieces = fc.constantFrom(...YAML_SYNTAX_PIECES, 'x', 'capabilities:', 'a: b');
     fc.assert(
       fc.property(fc.nat({ max: TEMPLATE.length - 1 }), fc.nat({ max: 40 }), pieces, (line, col, piece) => {
         const text = spliced(TEMPLATE, line, col, piece);

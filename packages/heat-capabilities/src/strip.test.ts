@@ -2,7 +2,7 @@ import { isStackspecError } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stripCapabilities } from './strip.js';
-import { safeParseTemplate } from './template.js';
+import { validateTemplate } from './template.js';
 
 describe('stripCapabilities', () => {
   it('removes a block section and keeps every other line and comment', () => {
@@ -20,7 +20,7 @@ describe('stripCapabilities', () => {
     const r = stripCapabilities(text);
     expect(r).toMatchObject({ removed: true, method: 'text' });
     expect(r.text).toBe('# header\nheat_template_version: 2015-10-15\n# about resources\nresources: {}\n');
-    expect(safeParseTemplate(r.text, { allowCapabilities: false }).ok).toBe(true);
+    expect(validateTemplate(r.text, { allowCapabilities: false }).ok).toBe(true);
   });
 
   it('removes a flow section and a section at the end without a final newline', () => {
@@ -51,7 +51,7 @@ describe('stripCapabilities', () => {
       '{heat_template_version: wallaby, capabilities: {a: b}, description: "2015-10-15"}\n',
     );
     expect(r.method).toBe('reserialized');
-    const back = safeParseTemplate(r.text, { allowCapabilities: false });
+    const back = validateTemplate(r.text, { allowCapabilities: false });
     expect(back.ok && back.template.value).toEqual({
       heat_template_version: 'wallaby',
       description: '2015-10-15',
@@ -82,7 +82,7 @@ describe('stripCapabilities', () => {
         (caps, desc) => {
           const text = `heat_template_version: wallaby\ncapabilities: ${JSON.stringify(caps)}\ndescription: ${JSON.stringify(JSON.stringify(desc))}\n`;
           const r = stripCapabilities(text);
-          const back = safeParseTemplate(r.text, { allowCapabilities: false });
+          const back = validateTemplate(r.text, { allowCapabilities: false });
           expect(back.ok).toBe(true);
           expect(back.ok && back.template.value).toEqual({
             heat_template_version: 'wallaby',

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
-import { ValidationError } from '@stackspec/core';
+import { ValidationError, validationErrorOf } from '@stackspec/core';
 import { stringify } from 'yaml';
 import { isMapping } from './load.js';
-import { type ParseTemplateOptions, safeParseTemplate } from './template.js';
+import { type ParseTemplateOptions, validateTemplate } from './template.js';
 import { CAPABILITIES_SECTION } from './versions.js';
 
 /** Outcome of {@link stripCapabilities}. */
@@ -38,11 +38,8 @@ export function stripCapabilities(
   source: string,
   options: ParseTemplateOptions = {},
 ): StripCapabilitiesResult {
-  const parsed = safeParseTemplate(source, options);
-  if (!parsed.ok) {
-    const first = parsed.diagnostics.find((d) => d.severity === 'error');
-    throw new ValidationError(undefined, { code: first?.code, diagnostics: parsed.diagnostics });
-  }
+  const parsed = validateTemplate(source, options);
+  if (!parsed.ok) throw validationErrorOf(parsed.diagnostics);
   const template = parsed.template;
   if (!(CAPABILITIES_SECTION in template.value)) return { text: source, removed: false, method: 'unchanged' };
   const expected = withoutCapabilities(template.value);
@@ -57,13 +54,13 @@ export function stripCapabilities(
     // A range that ends at the start of a line stops before it.
     if (body.endLine > key.line && body.endColumn === 1) last -= 1;
     const text = [...lines.slice(0, key.line - 1), ...lines.slice(last)].join('');
-    const check = safeParseTemplate(text, { ...options, allowCapabilities: true });
+    const check = validateTemplate(text, { ...options, allowCapabilities: true });
     if (check.ok && isDeepStrictEqual(check.template.value, expected)) {
       return { text, removed: true, method: 'text' };
     }
   }
   const text = stringify(expected, { version: '1.1', lineWidth: 0 });
-  const check = safeParseTemplate(text, options);
+  const check = validateTemplate(text, options);
   if (!check.ok || !isMapping(check.template.value) || !isDeepStrictEqual(check.template.value, expected)) {
     throw new ValidationError('The template could not be written back without its capabilities section.', {
       code: 'heat/strip/failed',

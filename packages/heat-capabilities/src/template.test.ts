@@ -1,19 +1,19 @@
 import { isStackspecError } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseTemplate, safeParseTemplate } from './template.js';
+import { parseTemplate, validateTemplate } from './template.js';
 import { TEMPLATE_VERSIONS } from './versions.js';
 
 function errorsOf(text: string, options = {}) {
-  const r = safeParseTemplate(text, { filename: 't.yaml', ...options });
+  const r = validateTemplate(text, { filename: 't.yaml', ...options });
   return r.diagnostics.filter((d) => d.severity === 'error');
 }
 
-describe('safeParseTemplate', () => {
+describe('validateTemplate', () => {
   it.each(TEMPLATE_VERSIONS.map((v) => [v.key, v.value, v.format, v.date] as const))(
     'accepts %s: %s and keeps the version as text',
     (key, value, format, date) => {
-      const r = safeParseTemplate(`${key}: ${value}\n`);
+      const r = validateTemplate(`${key}: ${value}\n`);
       expect(r.ok).toBe(true);
       expect(r.template?.version).toBe(value);
       expect(r.template?.format).toBe(format);
@@ -22,13 +22,13 @@ describe('safeParseTemplate', () => {
   );
 
   it('reads a JSON template through the strict JSON step', () => {
-    const r = safeParseTemplate('{"heat_template_version": "2015-10-15", "resources": {}}');
+    const r = validateTemplate('{"heat_template_version": "2015-10-15", "resources": {}}');
     expect(r.ok).toBe(true);
     expect(r.template?.syntax).toBe('json');
   });
 
   it('falls through to YAML for a flow mapping that is not strict JSON', () => {
-    const r = safeParseTemplate('{heat_template_version: 2015-10-15}');
+    const r = validateTemplate('{heat_template_version: 2015-10-15}');
     expect(r.ok).toBe(true);
     expect(r.template?.syntax).toBe('yaml');
     expect(r.template?.version).toBe('2015-10-15');
@@ -101,7 +101,7 @@ describe('safeParseTemplate', () => {
     expect(d?.message).toBe(`Template size (${big.length} bytes) exceeds maximum allowed size (500 bytes).`);
     // An astral character is one character for Heat.
     const astral = `heat_template_version: wallaby\ndescription: "${'😀'.repeat(10)}"\n`;
-    expect(safeParseTemplate(astral, { maxTemplateSize: astral.length - 10 }).ok).toBe(true);
+    expect(validateTemplate(astral, { maxTemplateSize: astral.length - 10 }).ok).toBe(true);
   });
 
   it('enforces the default limit of 524288 characters', () => {
@@ -230,7 +230,7 @@ describe('safeParseTemplate', () => {
   });
 
   it('keeps the last of two duplicate keys and warns', () => {
-    const r = safeParseTemplate('heat_template_version: 2013-05-23\nheat_template_version: wallaby\n');
+    const r = validateTemplate('heat_template_version: 2013-05-23\nheat_template_version: wallaby\n');
     expect(r.ok).toBe(true);
     expect(r.template?.version).toBe('wallaby');
     expect(r.diagnostics).toEqual([
@@ -261,7 +261,7 @@ describe('safeParseTemplate', () => {
   it('never throws on arbitrary text', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200 }), (text) => {
-        const r = safeParseTemplate(`heat_template_version: wallaby\n${text}`);
+        const r = validateTemplate(`heat_template_version: wallaby\n${text}`);
         expect(typeof r.ok).toBe('boolean');
         if (!r.ok) expect(r.diagnostics.some((d) => d.severity === 'error')).toBe(true);
       }),
@@ -276,7 +276,7 @@ describe('safeParseTemplate', () => {
           value !== null && typeof value === 'object' && !Array.isArray(value)
             ? { heat_template_version: 'wallaby', ...value }
             : value;
-        const r = safeParseTemplate(JSON.stringify(doc));
+        const r = validateTemplate(JSON.stringify(doc));
         expect(typeof r.ok).toBe('boolean');
       }),
       { numRuns: 300 },

@@ -4,7 +4,7 @@ import {
   type DiagnosticInit,
   type SourceDocument,
   suggest,
-  ValidationError,
+  validationErrorOf,
 } from '@stackspec/core';
 import { type Capabilities, readCapabilities } from './capabilities.js';
 import { isMapping, isTruthy, loadHeatText, pythonKeyText, pythonTypeName, rawTextAt } from './load.js';
@@ -19,7 +19,7 @@ import {
   versionValues,
 } from './versions.js';
 
-/** Options of {@link parseTemplate} and {@link safeParseTemplate}. */
+/** Options of {@link parseTemplate} and {@link validateTemplate}. */
 export interface ParseTemplateOptions {
   /** Shown in every diagnostic. */
   filename?: string | undefined;
@@ -61,8 +61,8 @@ export interface HeatTemplate {
   warnings: Diagnostic[];
 }
 
-/** Outcome of {@link safeParseTemplate}. */
-export type ParseTemplateResult =
+/** Outcome of {@link validateTemplate}. */
+export type ValidateTemplateResult =
   | { ok: true; template: HeatTemplate; diagnostics: Diagnostic[] }
   | { ok: false; template?: undefined; diagnostics: Diagnostic[] };
 
@@ -265,10 +265,10 @@ function checkCfnResources(resources: Record<string, unknown>): DiagnosticInit[]
  * `heat/capabilities/*`.
  *
  * @example
- * const r = safeParseTemplate('heat_template_version: wallaby\ncapabilities:\n  deployment: puppet\n');
+ * const r = validateTemplate('heat_template_version: wallaby\ncapabilities:\n  deployment: puppet\n');
  * if (r.ok) r.template.capabilities; // { deployment: ['puppet'] }
  */
-export function safeParseTemplate(source: string, options: ParseTemplateOptions = {}): ParseTemplateResult {
+export function validateTemplate(source: string, options: ParseTemplateOptions = {}): ValidateTemplateResult {
   const file = options.filename;
   const loaded = loadHeatText(source, {
     kind: 'template',
@@ -390,7 +390,7 @@ export function safeParseTemplate(source: string, options: ParseTemplateOptions 
 }
 
 /**
- * Like {@link safeParseTemplate} but throws a `ValidationError` (HTTP 400)
+ * Like {@link validateTemplate} but throws a `ValidationError` (HTTP 400)
  * carrying every diagnostic when the template is not valid.
  *
  * @example
@@ -398,10 +398,7 @@ export function safeParseTemplate(source: string, options: ParseTemplateOptions 
  * t.version; // '2015-10-15'
  */
 export function parseTemplate(source: string, options: ParseTemplateOptions = {}): HeatTemplate {
-  const result = safeParseTemplate(source, options);
-  if (!result.ok) {
-    const first = result.diagnostics.find((d) => d.severity === 'error');
-    throw new ValidationError(undefined, { code: first?.code, diagnostics: result.diagnostics });
-  }
+  const result = validateTemplate(source, options);
+  if (!result.ok) throw validationErrorOf(result.diagnostics);
   return result.template;
 }

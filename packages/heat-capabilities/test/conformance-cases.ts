@@ -282,30 +282,15 @@ export function structuredCases(count: number): ConformanceCase[] {
   });
 }
 
+/**
+ * Quotes, brackets, a comment sign, indicators and white space: inserted
+ * anywhere, each can change how YAML reads the rest of a line or document.
+ */
+export const YAML_SYNTAX_PIECES = ['"', "'", '[', ']', '{', '}', '#', ': ', '- ', '|', '>', '\t', ' ', '\n'];
+
 /** Files of the tree with one character sequence inserted at a seeded position. */
 export function mutatedCases(sources: readonly ConformanceCase[], count: number): ConformanceCase[] {
-  const pieces = [
-    '"',
-    "'",
-    '[',
-    ']',
-    '{',
-    '}',
-    '#',
-    ': ',
-    '- ',
-    '|',
-    '>',
-    '\t',
-    ' ',
-    '\n',
-    '&a ',
-    '*a',
-    '!x ',
-    '---\n',
-    '? ',
-    ',',
-  ];
+  const pieces = [...YAML_SYNTAX_PIECES, '&a ', '*a', '!x ', '---\n', '? ', ','];
   if (!sources.length) return [];
   const gen = fc.tuple(fc.nat({ max: sources.length - 1 }), fc.nat(), fc.nat({ max: pieces.length - 1 }));
   return fc.sample(gen, { seed: SEED + 1, numRuns: count }).map(([s, at, p], i) => {

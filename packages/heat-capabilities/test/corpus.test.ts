@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
-import { safeParseDocument } from '@stackspec/core';
+import { validateDocument } from '@stackspec/core';
 import { runCli } from '@stackspec/core/cli';
 import fg from 'fast-glob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,11 +17,11 @@ import {
   type HeatEnvironment,
   parseEnvironment,
   resolveEnvironment,
-  safeParseEnvironment,
-  safeParseTemplate,
   scanDocument,
   stripCapabilities,
   summarizeCapabilities,
+  validateEnvironment,
+  validateTemplate,
 } from '../src/index.js';
 import { scanForSearch } from '../src/scan.js';
 import { CORPUS_ROOT, corpusAvailable } from './corpus-path.js';
@@ -57,7 +57,7 @@ describe.runIf(present)('the TripleO tree', () => {
       const scan = scanDocument(text, { filename: f });
       expect(scan.kind, f).not.toBe('invalid');
       if (scan.kind === 'template') {
-        const t = safeParseTemplate(text, { filename: f, allowCapabilities: false });
+        const t = validateTemplate(text, { filename: f, allowCapabilities: false });
         expect(
           t.diagnostics.filter((d) => d.severity === 'error'),
           f,
@@ -65,15 +65,15 @@ describe.runIf(present)('the TripleO tree', () => {
         expect(t.template?.version).toBe('wallaby');
         kinds.template?.push(f);
       } else if (scan.kind === 'environment') {
-        const strict = safeParseEnvironment(text, { filename: f, allowExtensions: false });
+        const strict = validateEnvironment(text, { filename: f, allowExtensions: false });
         if (strict.ok) kinds.environment?.push(f);
         else {
           expect(strict.diagnostics[0]?.code, f).toBe('heat/environment/empty-section');
-          expect(safeParseEnvironment(text, { filename: f, acceptNullSections: true }).ok).toBe(true);
+          expect(validateEnvironment(text, { filename: f, acceptNullSections: true }).ok).toBe(true);
           kinds.rejected?.push(f);
         }
       } else {
-        expect(safeParseDocument(text, { duplicateKeys: 'warn' }).ok, f).toBe(true);
+        expect(validateDocument(text, { duplicateKeys: 'warn' }).ok, f).toBe(true);
         kinds.other?.push(f);
       }
       // The fast scan agrees with a full parse on every file of the tree, and so
@@ -323,7 +323,7 @@ describe.runIf(present)('the TripleO tree', () => {
       );
       expect(r.environment.parameter_defaults).toEqual({ ContainerCli: 'podman' });
       // The output is a plain environment Heat accepts, and every path exists in the tree.
-      expect(safeParseEnvironment(JSON.stringify(r.environment), { allowExtensions: false }).ok).toBe(true);
+      expect(validateEnvironment(JSON.stringify(r.environment), { allowExtensions: false }).ok).toBe(true);
       for (const path of Object.values(registry)) expect(existsSync(join(copy, path)), path).toBe(true);
     });
 
@@ -430,8 +430,8 @@ describe.runIf(present)('the TripleO tree', () => {
       for (const file of Object.keys(ANNOTATIONS)) {
         const stripped = stripCapabilities(readFileSync(join(copy, file), 'utf8'), { filename: file });
         expect(stripped.method, file).toBe('text');
-        const original = safeParseTemplate(readFileSync(join(ROOT, file), 'utf8'));
-        const back = safeParseTemplate(stripped.text, { allowCapabilities: false });
+        const original = validateTemplate(readFileSync(join(ROOT, file), 'utf8'));
+        const back = validateTemplate(stripped.text, { allowCapabilities: false });
         expect(back.ok, file).toBe(true);
         expect(back.template?.value).toEqual(original.template?.value);
       }

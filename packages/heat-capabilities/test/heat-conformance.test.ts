@@ -10,10 +10,10 @@ import { oracleAvailable, runPython } from '../../../test-support/python.js';
 import {
   parseEnvironment,
   resolveEnvironment,
-  safeParseEnvironment,
-  safeParseTemplate,
   scanDocument,
   stripCapabilities,
+  validateEnvironment,
+  validateTemplate,
 } from '../src/index.js';
 import {
   type ConformanceCase,
@@ -73,8 +73,8 @@ const EXPLANATIONS: { reason: string; applies: (ours: Verdict, heat: Verdict) =>
 function ours(c: ConformanceCase): Verdict {
   const r =
     c.kind === 'template'
-      ? safeParseTemplate(c.text, { allowCapabilities: false })
-      : safeParseEnvironment(c.text, { allowExtensions: false });
+      ? validateTemplate(c.text, { allowCapabilities: false })
+      : validateEnvironment(c.text, { allowExtensions: false });
   const first = r.diagnostics.find((d) => d.severity === 'error');
   return r.ok ? { ok: true } : { ok: false, message: first?.message ?? '', code: first?.code ?? '' };
 }
@@ -220,7 +220,7 @@ describe.runIf(oracleAvailable('heat', ['heat.common.template_format', 'heat.eng
       expect(verdicts.map((v) => v.ok)).toEqual([true, true, true]);
       expect(verdicts[0]?.value).toEqual(resolved.environment);
       stripped.forEach((text, i) => {
-        const ours = safeParseTemplate(text, { allowCapabilities: false });
+        const ours = validateTemplate(text, { allowCapabilities: false });
         expect(verdicts[i + 1]?.value).toEqual(ours.template?.value);
       });
     });

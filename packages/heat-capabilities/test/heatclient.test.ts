@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
 import { oracleAvailable, PYTHON } from '../../../test-support/python.js';
-import { type HeatEnvironment, mergeEnvironments, safeParseEnvironment, scanDocument } from '../src/index.js';
+import { type HeatEnvironment, mergeEnvironments, scanDocument, validateEnvironment } from '../src/index.js';
 import { CORPUS_ROOT, corpusAvailable } from './corpus-path.js';
 import { sortKeys } from './sort-keys.js';
 
@@ -65,7 +65,7 @@ describe.runIf(corpusAvailable() && oracleAvailable('heatclient', ['heatclient.c
     for (const f of files) {
       const text = readFileSync(f, 'utf8');
       if (scanDocument(text).kind !== 'environment') continue;
-      const r = safeParseEnvironment(text, { filename: f, acceptNullSections: true, allowExtensions: false });
+      const r = validateEnvironment(text, { filename: f, acceptNullSections: true, allowExtensions: false });
       if (r.ok) parsed.set(f, r.environment);
     }
 

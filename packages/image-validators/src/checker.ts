@@ -1,5 +1,5 @@
 import { CONFIDENCE, claimMisspelling, type FileChecker } from '@stackspec/core';
-import { checkImageSpec, type ImageSpecReadOptions } from './load.js';
+import { type ImageSpecReadOptions, validateImageSpec } from './load.js';
 
 /** Settings of {@link imageSpecChecker}: extra validator types, as the loader takes them. */
 export type ImageSpecCheckOptions = Pick<ImageSpecReadOptions, 'validatorMap'>;
@@ -14,7 +14,7 @@ const MARKERS = [{ key: 'validators', fits: (v: unknown) => Array.isArray(v) }];
  * The checker contract for Sahara image validation specs (`image.yaml`):
  * a mapping with a `validators` list is one (`CONFIDENCE.marker`), and a
  * close misspelling of `validators` holding a list is reported as one.
- * `check` loads the spec as {@link checkImageSpec} does, reading the
+ * `check` loads the spec as {@link validateImageSpec} does, reading the
  * scripts it names only through the context's reader (give a confined
  * reader over the resource roots; by default the spec's folder).
  *
@@ -32,7 +32,7 @@ export const imageSpecChecker: FileChecker<ImageSpecCheckOptions> = {
     return claimMisspelling(value, MARKERS);
   },
   check({ path, text }, { reader, options }) {
-    return checkImageSpec(
+    return validateImageSpec(
       { text, file: path },
       { reader, ...(options?.validatorMap ? { validatorMap: options.validatorMap } : {}) },
     ).diagnostics;

@@ -36,10 +36,15 @@ function specDir(): string {
   return dir;
 }
 
+/** The example spec, in a folder of its own. */
+const exampleSpec = () => join(specDir(), 'image.yaml');
+
+/** `validate SPEC --dry-run ARGS` with the example spec. */
+const dryRun = (...args: string[]) => cli('validate', exampleSpec(), '--dry-run', ...args);
+
 describe('stackspec-image explain', () => {
   it('prints the arguments and the validator tree', async () => {
-    const dir = specDir();
-    const r = await cli('explain', join(dir, 'image.yaml'));
+    const r = await cli('explain', exampleSpec());
     expect(r.code).toBe(0);
     expect(r.out).toContain('java_distro (default "openjdk"; one of "openjdk", "oracle-java")  [line 2]');
     expect(r.out).toContain('Which Java to install.');
@@ -49,7 +54,7 @@ describe('stackspec-image explain', () => {
   });
 
   it('prints JSON on request', async () => {
-    const r = await cli('explain', join(specDir(), 'image.yaml'), '--format', 'json');
+    const r = await cli('explain', exampleSpec(), '--format', 'json');
     const json = JSON.parse(r.out);
     expect(json.count).toBe(5);
     expect(json.topLevelCount).toBe(3);
@@ -69,7 +74,7 @@ describe('stackspec-image explain', () => {
 
 describe('stackspec-image validate', () => {
   it('dry-runs a check on an empty simulated machine and fails at the first package', async () => {
-    const r = await cli('validate', join(specDir(), 'image.yaml'), '--dry-run', '--distro', 'centos');
+    const r = await dryRun('--distro', 'centos');
     expect(r.code).toBe(1);
     expect(r.out).toContain(
       'on a simulated centos machine (dry run; nothing runs): check only, batched commands',
@@ -80,14 +85,7 @@ describe('stackspec-image validate', () => {
   });
 
   it('dry-runs a reconcile and shows every command it would run', async () => {
-    const r = await cli(
-      'validate',
-      join(specDir(), 'image.yaml'),
-      '--dry-run',
-      '--reconcile',
-      '--arg',
-      'java_distro=oracle-java',
-    );
+    const r = await dryRun('--reconcile', '--arg', 'java_distro=oracle-java');
     expect(r.code).toBe(0);
     expect(r.out).toContain('✓ fixed package openjdk-8-jdk');
     expect(r.out).toContain('$ DEBIAN_FRONTEND=noninteractive apt-get -y install openjdk-8-jdk');
@@ -96,27 +94,13 @@ describe('stackspec-image validate', () => {
   });
 
   it('passes when everything is assumed installed, in Sahara mode too', async () => {
-    const r = await cli(
-      'validate',
-      join(specDir(), 'image.yaml'),
-      '--dry-run',
-      '--assume-installed',
-      '--mode',
-      'sahara',
-    );
+    const r = await dryRun('--assume-installed', '--mode', 'sahara');
     expect(r.code).toBe(0);
     expect(r.out).toContain('$ dpkg -s wget lzo-2.0');
   });
 
   it('prints the whole report as JSON', async () => {
-    const r = await cli(
-      'validate',
-      join(specDir(), 'image.yaml'),
-      '--dry-run',
-      '--assume-installed',
-      '--format',
-      'json',
-    );
+    const r = await dryRun('--assume-installed', '--format', 'json');
     const report = JSON.parse(r.out);
     expect(report).toMatchObject({ ok: true, distro: 'ubuntu', reconcile: false, mode: 'batched' });
     expect(report.results.length).toBe(4);
@@ -135,7 +119,7 @@ describe('stackspec-image validate', () => {
   });
 
   it('rejects bad command lines with exit code 2', async () => {
-    const spec = join(specDir(), 'image.yaml');
+    const spec = exampleSpec();
     for (const argv of [
       ['validate', spec],
       ['validate', spec, '--local', '--chroot', '/x'],
@@ -169,24 +153,14 @@ describe('stackspec-image validate', () => {
   });
 
   it('picks the Red Hat installer', async () => {
-    const spec = join(specDir(), 'image.yaml');
-    const r = await cli(
-      'validate',
-      spec,
-      '--dry-run',
-      '--distro',
-      'centos',
-      '--reconcile',
-      '--installer',
-      'dnf',
-    );
+    const r = await dryRun('--distro', 'centos', '--reconcile', '--installer', 'dnf');
     expect(r.out).toContain('$ dnf install -y java-1.8.0-openjdk');
-    const auto = await cli('validate', spec, '--dry-run', '--distro', 'centos', '--reconcile');
+    const auto = await dryRun('--distro', 'centos', '--reconcile');
     expect(auto.out).toContain('$ if command -v dnf');
   });
 
   it('reports a failed argument check as a validation failure', async () => {
-    const r = await cli('validate', join(specDir(), 'image.yaml'), '--dry-run', '--arg', 'java_distro=ibm');
+    const r = await dryRun('--arg', 'java_distro=ibm');
     expect(r.code).toBe(1);
     expect(r.out).toContain("Value for argument java_distro must be one of ['openjdk', 'oracle-java'].");
   });

@@ -388,7 +388,7 @@ function loadSpecFile(specPath: string, resourceRoots: readonly string[], cwd: s
     ...(resourceRoots.length ? { resourceRoots, baseDir: cwd } : {}),
   });
   if (!read.ok)
-    throw new SpecError(undefined, { code: 'image-spec/unreadable', diagnostics: read.diagnostics });
+    throw new SpecError(undefined, { code: 'image/spec/unreadable', diagnostics: read.diagnostics });
   return loadImageSpec(read.source, { reader: read.reader });
 }
 

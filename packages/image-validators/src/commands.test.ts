@@ -6,8 +6,8 @@ import {
   checkCommand,
   installCommand,
   packageWord,
-  parseBatchCheck,
-  parsePackageCommand,
+  readBatchCheck,
+  recognizePackageCommand,
   runScriptCommand,
   scriptFile,
   splitWords,
@@ -35,7 +35,7 @@ describe('package commands', () => {
     expect(auto).toBe(
       'if command -v dnf >/dev/null 2>&1; then dnf install -y nfs-utils lzo-2.0; else yum install -y nfs-utils lzo-2.0; fi',
     );
-    expect(parsePackageCommand(auto)).toEqual({
+    expect(recognizePackageCommand(auto)).toEqual({
       kind: 'install',
       family: 'redhat',
       packages: ['nfs-utils', 'lzo-2.0'],
@@ -51,15 +51,15 @@ describe('package commands', () => {
 
   it('checks each package of a batch and reads the verdicts back', () => {
     const cmd = batchCheckCommand([{ name: 'a' }, { name: 'b' }, { name: 'c', version: '1' }], 'debian');
-    expect(parsePackageCommand(cmd)).toEqual({
+    expect(recognizePackageCommand(cmd)).toEqual({
       kind: 'batch-check',
       family: 'debian',
       packages: ['a', 'b', 'c=1'],
     });
-    expect(parseBatchCheck('siv-missing:1\nsiv-done\n', 3)).toEqual(new Set([1]));
-    expect(parseBatchCheck('siv-missing:1\n', 3)).toBeUndefined();
-    expect(parseBatchCheck('siv-missing:7\nsiv-done\n', 3)).toBeUndefined();
-    expect(parseBatchCheck('', 0)).toBeUndefined();
+    expect(readBatchCheck('siv-missing:1\nsiv-done\n', 3)).toEqual(new Set([1]));
+    expect(readBatchCheck('siv-missing:1\n', 3)).toBeUndefined();
+    expect(readBatchCheck('siv-missing:7\nsiv-done\n', 3)).toBeUndefined();
+    expect(readBatchCheck('', 0)).toBeUndefined();
   });
 
   it('runs a batch through a real shell with the verdict of each package alone', () => {
@@ -80,30 +80,30 @@ describe('package commands', () => {
       'debian',
     );
     const r = spawnSync('/bin/sh', ['-c', cmd], { encoding: 'utf8', env: { PATH: `${dir}:/usr/bin:/bin` } });
-    expect(parseBatchCheck(r.stdout, 4)).toEqual(new Set([1, 2, 3]));
+    expect(readBatchCheck(r.stdout, 4)).toEqual(new Set([1, 2, 3]));
     expect(existsSync(marker)).toBe(false);
   });
 
   it('recognises every command it generates', () => {
-    expect(parsePackageCommand('rpm -q a b-1')).toEqual({
+    expect(recognizePackageCommand('rpm -q a b-1')).toEqual({
       kind: 'check',
       family: 'redhat',
       packages: ['a', 'b-1'],
     });
-    expect(parsePackageCommand("dpkg -s 'a b'")).toEqual({
+    expect(recognizePackageCommand("dpkg -s 'a b'")).toEqual({
       kind: 'check',
       family: 'debian',
       packages: ['a b'],
     });
-    expect(parsePackageCommand('yum install -y a')).toMatchObject({ kind: 'install', packages: ['a'] });
-    expect(parsePackageCommand('dnf install -y a')).toMatchObject({ kind: 'install', family: 'redhat' });
-    expect(parsePackageCommand(checkCommand(pkgs, 'debian', 'batched'))).toEqual({
+    expect(recognizePackageCommand('yum install -y a')).toMatchObject({ kind: 'install', packages: ['a'] });
+    expect(recognizePackageCommand('dnf install -y a')).toMatchObject({ kind: 'install', family: 'redhat' });
+    expect(recognizePackageCommand(checkCommand(pkgs, 'debian', 'batched'))).toEqual({
       kind: 'check',
       family: 'debian',
       packages: ['nfs-utils', 'lzo=2.0'],
     });
-    expect(parsePackageCommand('echo hi')).toBeUndefined();
-    expect(parsePackageCommand(batchCheckCommand([{ name: 'a' }], 'redhat'))).toMatchObject({
+    expect(recognizePackageCommand('echo hi')).toBeUndefined();
+    expect(recognizePackageCommand(batchCheckCommand([{ name: 'a' }], 'redhat'))).toMatchObject({
       family: 'redhat',
     });
   });

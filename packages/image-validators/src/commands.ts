@@ -95,7 +95,7 @@ export function batchCheckCommand(packages: readonly PackageRef[], family: Packa
 }
 
 /** Reads the answer of {@link batchCheckCommand}: the indexes of missing packages, or `undefined` if incomplete. */
-export function parseBatchCheck(stdout: string, count: number): Set<number> | undefined {
+export function readBatchCheck(stdout: string, count: number): Set<number> | undefined {
   const lines = stdout.split('\n').map((l) => l.trim());
   if (!lines.includes(BATCH_DONE)) return undefined;
   const missing = new Set<number>();
@@ -177,7 +177,7 @@ export function splitWords(text: string): string[] {
 }
 
 /** What a generated package command means, for machines that simulate one. */
-export type ParsedPackageCommand =
+export type RecognizedPackageCommand =
   | { kind: 'check'; family: PackageFamily; packages: string[] }
   | { kind: 'install'; family: PackageFamily; packages: string[] }
   | { kind: 'batch-check'; family: PackageFamily; packages: string[] };
@@ -186,7 +186,7 @@ export type ParsedPackageCommand =
  * Recognises the package commands this package generates (both styles).
  * Package words come back as written (`name`, `name-1.0`, `name=1.0`).
  */
-export function parsePackageCommand(command: string): ParsedPackageCommand | undefined {
+export function recognizePackageCommand(command: string): RecognizedPackageCommand | undefined {
   if ((command === 'dpkg -s' || command.startsWith('dpkg -s ')) && !command.includes('>/dev/null')) {
     return { kind: 'check', family: 'debian', packages: splitWords(command.slice(7)) };
   }

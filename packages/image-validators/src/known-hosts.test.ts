@@ -51,7 +51,12 @@ describe('parseKnownHosts', () => {
     const { entries, diagnostics } = parseKnownHosts(text, '/home/u/.ssh/known_hosts');
     expect(entries.map((e) => e.line)).toEqual([6]);
     expect(diagnostics.map((d) => [d.code, d.severity, d.file, d.line])).toEqual(
-      [1, 2, 3, 4, 5].map((line) => ['known-hosts/bad-line', 'warning', '/home/u/.ssh/known_hosts', line]),
+      [1, 2, 3, 4, 5].map((line) => [
+        'image/known-hosts/bad-line',
+        'warning',
+        '/home/u/.ssh/known_hosts',
+        line,
+      ]),
     );
     expect(diagnostics[0]?.message).toContain('"@trusted" is neither @cert-authority nor @revoked');
     expect(diagnostics[3]?.message).toContain('it says ssh-rsa but the key is ssh-ed25519');

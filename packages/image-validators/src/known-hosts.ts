@@ -26,7 +26,7 @@ export interface KnownHostsEntry {
 /** Outcome of {@link parseKnownHosts}: the usable lines, and a warning for each line that is not. */
 export interface ParsedKnownHosts {
   entries: KnownHostsEntry[];
-  /** `known-hosts/bad-line` warnings, with `file` and `line`; OpenSSH skips such lines too. */
+  /** `image/known-hosts/bad-line` warnings, with `file` and `line`; OpenSSH skips such lines too. */
   diagnostics: Diagnostic[];
 }
 
@@ -52,7 +52,7 @@ export function parseKnownHosts(text: string, file = 'known_hosts'): ParsedKnown
     const bad = (why: string) =>
       diagnostics.push(
         createDiagnostic({
-          code: 'known-hosts/bad-line',
+          code: 'image/known-hosts/bad-line',
           severity: 'warning',
           message: `This known_hosts line cannot be used: ${why}; it is skipped.`,
           file,

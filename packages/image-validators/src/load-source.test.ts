@@ -1,6 +1,6 @@
 import { createMemoryResourceReader, type ResourceReader } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
-import { checkImageSpec, loadImageSpec } from './load.js';
+import { loadImageSpec, validateImageSpec } from './load.js';
 
 const SCRIPT_SPEC = 'validators:\n  - script: common/setup.sh\n  - copy_script: common/resources/file.sh\n';
 
@@ -16,7 +16,7 @@ function spy(inner: ResourceReader): ResourceReader & { asked: string[] } {
   };
 }
 
-describe('checkImageSpec with a source and a reader', () => {
+describe('validateImageSpec with a source and a reader', () => {
   it('reads every script through the reader, by the path the spec gives, and nothing else', () => {
     const reader = spy(
       createMemoryResourceReader(
@@ -41,15 +41,15 @@ describe('checkImageSpec with a source and a reader', () => {
   });
 
   it('takes the text as text, never as a path, even when it looks like one', () => {
-    const r = checkImageSpec({ text: 'image.yaml' });
-    expect(r.diagnostics.map((d) => d.code)).toEqual(['image-spec/not-a-mapping']);
+    const r = validateImageSpec({ text: 'image.yaml' });
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['image/spec/not-a-mapping']);
   });
 
   it('finds no script without a reader, and says that no roots were given', () => {
-    const r = checkImageSpec({ text: 'validators:\n  - script: common/setup.sh\n', file: 'image.yaml' });
+    const r = validateImageSpec({ text: 'validators:\n  - script: common/setup.sh\n', file: 'image.yaml' });
     expect(r.diagnostics).toEqual([
       expect.objectContaining({
-        code: 'image-spec/script-not-found',
+        code: 'image/spec/script-not-found',
         file: 'image.yaml',
         line: 2,
         hint: expect.stringContaining('No resource roots were given'),
@@ -59,34 +59,34 @@ describe('checkImageSpec with a source and a reader', () => {
 
   it("turns the reader's refusals into the spec's codes, at the script", () => {
     const answer = (failure: Parameters<typeof failing>[0]) =>
-      checkImageSpec(
+      validateImageSpec(
         { text: 'validators:\n  - script: x.sh\n', file: 'i.yaml' },
         { reader: failing(failure) },
       ).diagnostics[0];
     expect(answer({ outside: true, reason: 'it leaves the resource roots' })).toMatchObject({
-      code: 'image-spec/path-escapes-roots',
+      code: 'image/spec/path-escapes-roots',
       line: 2,
     });
     expect(answer({ size: 99_000_000, reason: 'too big' })).toMatchObject({
-      code: 'image-spec/resource-too-large',
+      code: 'image/spec/resource-too-large',
       message: "The resource 'x.sh' is 99000000 bytes, more than the limit of 16777216 bytes.",
     });
     expect(
       answer({ reason: 'it is a named pipe (FIFO), not a regular file', file: '/r/x.sh' }),
     ).toMatchObject({
-      code: 'image-spec/resource-unreadable',
+      code: 'image/spec/resource-unreadable',
       message: "The resource 'x.sh' cannot be read: it is a named pipe (FIFO), not a regular file (/r/x.sh).",
     });
     expect(answer({ missing: true, reason: 'it does not exist' })).toMatchObject({
-      code: 'image-spec/script-not-found',
+      code: 'image/spec/script-not-found',
     });
   });
 
   it('takes a string as text when a reader is given, in the older form', () => {
     const reader = createMemoryResourceReader({ 'common/setup.sh': 'true\n' });
-    const r = checkImageSpec('validators:\n  - script: common/setup.sh\n', { reader, filename: 'x.yaml' });
+    const r = validateImageSpec('validators:\n  - script: common/setup.sh\n', { reader, filename: 'x.yaml' });
     expect(r.ok).toBe(true);
-    expect(checkImageSpec('image.yaml', { reader }).diagnostics[0]?.code).toBe('image-spec/not-a-mapping');
+    expect(validateImageSpec('image.yaml', { reader }).diagnostics[0]?.code).toBe('image/spec/not-a-mapping');
   });
 });
 

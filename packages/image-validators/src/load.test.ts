@@ -1,12 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isErrorKind, isStackspecError, PyFloat } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkImageSpec, loadImageSpec } from './load.js';
+import { makeFifo, makeSparseFile } from '../../../test-support/hostile-files.js';
+import { loadImageSpec, validateImageSpec } from './load.js';
 import type { ScriptNode } from './spec.js';
 import { defineValidator } from './validator-definition.js';
 
@@ -19,8 +19,8 @@ function root(files: Record<string, string> = {}): string {
   return dir;
 }
 
-function errors(text: string, options: Parameters<typeof checkImageSpec>[1] = {}) {
-  const r = checkImageSpec(text, { filename: 'image.yaml', ...options });
+function errors(text: string, options: Parameters<typeof validateImageSpec>[1] = {}) {
+  const r = validateImageSpec(text, { filename: 'image.yaml', ...options });
   expect(r.ok).toBe(false);
   return r.diagnostics.filter((d) => d.severity === 'error');
 }
@@ -78,10 +78,10 @@ describe('loadImageSpec', () => {
   });
 
   it('reports an unreadable spec file as a located spec error', () => {
-    const r = checkImageSpec('/nonexistent/dir/image.yaml');
+    const r = validateImageSpec('/nonexistent/dir/image.yaml');
     expect(r.ok).toBe(false);
     expect(r.diagnostics[0]).toMatchObject({
-      code: 'image-spec/unreadable',
+      code: 'image/spec/unreadable',
       file: '/nonexistent/dir/image.yaml',
     });
   });
@@ -89,23 +89,23 @@ describe('loadImageSpec', () => {
   it('reads a one-line input without a colon as a path, so a missing file or a folder says so', () => {
     const dir = root({ 'image.yaml': 'validators: []\n' });
     for (const input of ['/nonexistent/image', dir, 'relative/spec']) {
-      const r = checkImageSpec(input);
+      const r = validateImageSpec(input);
       expect(r.ok, input).toBe(false);
-      expect(r.diagnostics[0]).toMatchObject({ code: 'image-spec/unreadable', file: input, path: '' });
+      expect(r.diagnostics[0]).toMatchObject({ code: 'image/spec/unreadable', file: input, path: '' });
       expect(r.diagnostics[0]?.message).toMatch(
         /^The spec file could not be read: it (does not exist|is a directory, not a regular file)\.$/,
       );
     }
-    expect(checkImageSpec('/dev/zero').diagnostics[0]?.message).toBe(
+    expect(validateImageSpec('/dev/zero').diagnostics[0]?.message).toBe(
       'The spec file could not be read: it is a device, not a regular file.',
     );
     // Text is still text: a one-line flow mapping, and YAML that is not a mapping.
-    expect(checkImageSpec('{validators: []}').ok).toBe(true);
-    expect(checkImageSpec('- a\n').diagnostics[0]?.code).toBe('image-spec/not-a-mapping');
-    expect(checkImageSpec('').diagnostics[0]?.code).toBe('image-spec/not-a-mapping');
+    expect(validateImageSpec('{validators: []}').ok).toBe(true);
+    expect(validateImageSpec('- a\n').diagnostics[0]?.code).toBe('image/spec/not-a-mapping');
+    expect(validateImageSpec('').diagnostics[0]?.code).toBe('image/spec/not-a-mapping');
     // With `filename` the input is that file's text, however short.
-    expect(checkImageSpec('just words', { filename: 'image.yaml' }).diagnostics[0]).toMatchObject({
-      code: 'image-spec/not-a-mapping',
+    expect(validateImageSpec('just words', { filename: 'image.yaml' }).diagnostics[0]).toMatchObject({
+      code: 'image/spec/not-a-mapping',
       file: 'image.yaml',
     });
   });
@@ -117,7 +117,7 @@ describe('loadImageSpec', () => {
     } catch (e) {
       expect(isErrorKind(e, 'spec')).toBe(true);
       if (!isStackspecError(e)) throw e;
-      expect(e.code).toBe('image-spec/unknown-validator');
+      expect(e.code).toBe('image/spec/unknown-validator');
       expect(e.message).toMatch(/^x\.yaml:2:5: The validator type 'packge' is not known\./);
       expect(e.diagnostics[0]?.hint).toBe('Did you mean package?');
     }
@@ -137,12 +137,12 @@ describe('loadImageSpec', () => {
       ].join('\n'),
     );
     expect(list.map((d) => [d.code, d.line])).toEqual([
-      ['image-spec/reserved-argument', 2],
-      ['image-spec/missing-default', 3],
-      ['image-spec/invalid-type', 5],
-      ['image-spec/not-single-key', 6],
-      ['image-spec/unknown-key', 7],
-      ['image-spec/missing-key', 7],
+      ['image/spec/reserved-argument', 2],
+      ['image/spec/missing-default', 3],
+      ['image/spec/invalid-type', 5],
+      ['image/spec/not-single-key', 6],
+      ['image/spec/unknown-key', 7],
+      ['image/spec/missing-key', 7],
     ]);
   });
 
@@ -153,23 +153,23 @@ describe('loadImageSpec', () => {
   });
 
   it('requires a mapping with validators and says what was expected', () => {
-    expect(errors('- package: a\n')[0]).toMatchObject({ code: 'image-spec/not-a-mapping' });
+    expect(errors('- package: a\n')[0]).toMatchObject({ code: 'image/spec/not-a-mapping' });
     expect(errors('validator:\n  - package: a\n')[0]).toMatchObject({
-      code: 'image-spec/missing-key',
+      code: 'image/spec/missing-key',
       hint: 'Did you mean validator?',
     });
     expect(errors('validators: {package: a}\n')[0]).toMatchObject({
-      code: 'image-spec/invalid-type',
+      code: 'image/spec/invalid-type',
       line: 1,
     });
   });
 
   it('warns about unknown top-level keys and duplicate keys but still loads', () => {
-    const r = checkImageSpec('validators: []\nvalidators: []\nextra: 1\n');
+    const r = validateImageSpec('validators: []\nvalidators: []\nextra: 1\n');
     expect(r.ok).toBe(true);
     expect(r.diagnostics.map((d) => [d.code, d.severity])).toEqual([
       ['yaml/duplicate-key', 'warning'],
-      ['image-spec/unknown-top-level-key', 'warning'],
+      ['image/spec/unknown-top-level-key', 'warning'],
     ]);
   });
 
@@ -188,7 +188,7 @@ describe('loadImageSpec', () => {
     it('rejects an unquoted version and points at it', () => {
       const [d] = errors('validators:\n  - package:\n      lzo:\n        version: 8\n');
       expect(d).toMatchObject({
-        code: 'image-spec/invalid-type',
+        code: 'image/spec/invalid-type',
         path: '/validators/0/package/lzo/version',
         line: 4,
       });
@@ -196,11 +196,11 @@ describe('loadImageSpec', () => {
     });
 
     it('rejects empty names, empty lists and names that look like options', () => {
-      expect(errors('validators:\n  - package: ""\n')[0]?.code).toBe('image-spec/empty-value');
-      expect(errors('validators:\n  - package: []\n')[0]?.code).toBe('image-spec/empty-package-list');
-      expect(errors('validators:\n  - package: [-oDebug=1]\n')[0]?.code).toBe('image-spec/bad-package-name');
-      expect(errors('validators:\n  - package: {a: null}\n')[0]?.code).toBe('image-spec/invalid-type');
-      expect(errors('validators:\n  - package: {a: {}, b: {}}\n')[0]?.code).toBe('image-spec/invalid-type');
+      expect(errors('validators:\n  - package: ""\n')[0]?.code).toBe('image/spec/empty-value');
+      expect(errors('validators:\n  - package: []\n')[0]?.code).toBe('image/spec/empty-package-list');
+      expect(errors('validators:\n  - package: [-oDebug=1]\n')[0]?.code).toBe('image/spec/bad-package-name');
+      expect(errors('validators:\n  - package: {a: null}\n')[0]?.code).toBe('image/spec/invalid-type');
+      expect(errors('validators:\n  - package: {a: {}, b: {}}\n')[0]?.code).toBe('image/spec/invalid-type');
     });
   });
 
@@ -244,22 +244,20 @@ describe('loadImageSpec', () => {
     it('reports a missing script at its line with the roots searched', () => {
       const dir = root();
       const [d] = errors('validators:\n  - package: a\n  - script: no/such\n', { resourceRoots: [dir] });
-      expect(d).toMatchObject({ code: 'image-spec/script-not-found', line: 3, path: '/validators/1/script' });
+      expect(d).toMatchObject({ code: 'image/spec/script-not-found', line: 3, path: '/validators/1/script' });
       expect(d?.hint).toContain(dir);
     });
 
     it('says why a script that is there cannot be used: a FIFO, a device, a folder, too large', () => {
       const dir = root();
-      expect(spawnSync('mkfifo', [join(dir, 'pipe')]).status).toBe(0);
+      makeFifo(join(dir, 'pipe'));
       mkdirSync(join(dir, 'folder'));
-      // Sparse: no disk used, but read whole it would take a gigabyte of memory.
-      writeFileSync(join(dir, 'huge'), '');
-      truncateSync(join(dir, 'huge'), 2 ** 30);
+      makeSparseFile(join(dir, 'huge'), 2 ** 30);
       const o = { resourceRoots: [dir] };
       const first = (script: string, options = o) =>
         errors(`validators:\n  - package: a\n  - script: ${script}\n`, options)[0];
       expect(first('pipe')).toMatchObject({
-        code: 'image-spec/resource-unreadable',
+        code: 'image/spec/resource-unreadable',
         line: 3,
         path: '/validators/1/script',
         message: `The resource 'pipe' cannot be read: it is a named pipe (FIFO), not a regular file (${join(dir, 'pipe')}).`,
@@ -269,12 +267,12 @@ describe('loadImageSpec', () => {
         "The resource 'zero' cannot be read: it is a device, not a regular file (/dev/zero).",
       );
       expect(first('huge')).toMatchObject({
-        code: 'image-spec/resource-too-large',
+        code: 'image/spec/resource-too-large',
         message: `The resource 'huge' is ${2 ** 30} bytes, more than the limit of 16777216 bytes.`,
       });
       // A link to /dev/zero leaves the roots: that is what is reported, and nothing is opened.
       symlinkSync('/dev/zero', join(dir, 'zero'));
-      expect(first('zero')?.code).toBe('image-spec/path-escapes-roots');
+      expect(first('zero')?.code).toBe('image/spec/path-escapes-roots');
       // As in Sahara, a later root that holds the file is used.
       const other = root({ pipe: 'echo ok\n' });
       const spec = loadImageSpec('validators:\n  - script: pipe\n', { resourceRoots: [dir, other] });
@@ -283,17 +281,16 @@ describe('loadImageSpec', () => {
 
     it('refuses a spec file that is a FIFO or too large without waiting on it or reading it', () => {
       const dir = root();
-      expect(spawnSync('mkfifo', [join(dir, 'image.yaml')]).status).toBe(0);
-      expect(checkImageSpec(join(dir, 'image.yaml')).diagnostics).toEqual([
+      makeFifo(join(dir, 'image.yaml'));
+      expect(validateImageSpec(join(dir, 'image.yaml')).diagnostics).toEqual([
         expect.objectContaining({
-          code: 'image-spec/unreadable',
+          code: 'image/spec/unreadable',
           file: join(dir, 'image.yaml'),
           message: 'The spec file could not be read: it is a named pipe (FIFO), not a regular file.',
         }),
       ]);
-      writeFileSync(join(dir, 'huge.yaml'), '');
-      truncateSync(join(dir, 'huge.yaml'), 2 ** 30);
-      expect(checkImageSpec(join(dir, 'huge.yaml')).diagnostics[0]?.message).toBe(
+      makeSparseFile(join(dir, 'huge.yaml'), 2 ** 30);
+      expect(validateImageSpec(join(dir, 'huge.yaml')).diagnostics[0]?.message).toBe(
         `The spec file could not be read: it holds ${2 ** 30} bytes, more than the limit of 16777216 bytes.`,
       );
     });
@@ -304,7 +301,7 @@ describe('loadImageSpec', () => {
       symlinkSync(join(outside, 'secret'), join(dir, 'link'));
       for (const path of ['../secret', '/etc/passwd', 'a/../../secret', 'link']) {
         const [d] = errors(`validators:\n  - script: ${JSON.stringify(path)}\n`, { resourceRoots: [dir] });
-        expect(d?.code, path).toBe('image-spec/path-escapes-roots');
+        expect(d?.code, path).toBe('image/spec/path-escapes-roots');
       }
     });
 
@@ -312,19 +309,19 @@ describe('loadImageSpec', () => {
       const dir = root({ s: 'x\n' });
       const o = { resourceRoots: [dir] };
       expect(errors('validators:\n  - script: {s: {env_vars: JAVA}}\n', o)[0]?.code).toBe(
-        'image-spec/invalid-type',
+        'image/spec/invalid-type',
       );
       expect(errors('validators:\n  - script: {s: {env_vars: [1]}}\n', o)[0]?.code).toBe(
-        'image-spec/invalid-type',
+        'image/spec/invalid-type',
       );
       expect(errors('validators:\n  - script: {s: {env_vars: ["a;rm"]}}\n', o)[0]?.code).toBe(
-        'image-spec/bad-variable-name',
+        'image/spec/bad-variable-name',
       );
       expect(errors('validators:\n  - script: {s: {output: ""}}\n', o)[0]?.code).toBe(
-        'image-spec/invalid-type',
+        'image/spec/invalid-type',
       );
-      expect(errors('validators:\n  - script: {s: null}\n', o)[0]?.code).toBe('image-spec/invalid-type');
-      expect(errors('validators:\n  - script: [s]\n', o)[0]?.code).toBe('image-spec/invalid-type');
+      expect(errors('validators:\n  - script: {s: null}\n', o)[0]?.code).toBe('image/spec/invalid-type');
+      expect(errors('validators:\n  - script: [s]\n', o)[0]?.code).toBe('image/spec/invalid-type');
     });
 
     it('copies to /tmp under the third path segment and rejects shorter paths', () => {
@@ -338,7 +335,7 @@ describe('loadImageSpec', () => {
         body: 'utils\n',
       });
       const [d] = errors('validators:\n  - copy_script: a/b\n', { resourceRoots: [dir] });
-      expect(d).toMatchObject({ code: 'image-spec/copy-script-path', line: 2 });
+      expect(d).toMatchObject({ code: 'image/spec/copy-script-path', line: 2 });
     });
   });
 
@@ -365,34 +362,34 @@ describe('loadImageSpec', () => {
     });
 
     it('rejects malformed os_case branches', () => {
-      expect(errors('validators:\n  - os_case: {ubuntu: []}\n')[0]?.code).toBe('image-spec/invalid-type');
+      expect(errors('validators:\n  - os_case: {ubuntu: []}\n')[0]?.code).toBe('image/spec/invalid-type');
       expect(errors('validators:\n  - os_case: [{ubuntu: [], centos: []}]\n')[0]?.code).toBe(
-        'image-spec/not-single-key',
+        'image/spec/not-single-key',
       );
       expect(errors('validators:\n  - os_case: [{ubuntu: {package: a}}]\n')[0]?.code).toBe(
-        'image-spec/invalid-type',
+        'image/spec/invalid-type',
       );
     });
 
     it('requires exactly argument_name and cases, with at least one case', () => {
       const [d] = errors('validators:\n  - argument_case: {argument_name: a, case: {x: []}}\n');
-      expect(d).toMatchObject({ code: 'image-spec/unknown-key', hint: 'Did you mean cases?' });
+      expect(d).toMatchObject({ code: 'image/spec/unknown-key', hint: 'Did you mean cases?' });
       expect(errors('validators:\n  - argument_case: {argument_name: a, cases: {}}\n')[0]?.code).toBe(
-        'image-spec/empty-value',
+        'image/spec/empty-value',
       );
       expect(errors('validators:\n  - argument_case: {argument_name: 1, cases: {a: []}}\n')[0]?.code).toBe(
-        'image-spec/invalid-type',
+        'image/spec/invalid-type',
       );
-      expect(errors('validators:\n  - argument_case: []\n')[0]?.code).toBe('image-spec/invalid-type');
+      expect(errors('validators:\n  - argument_case: []\n')[0]?.code).toBe('image/spec/invalid-type');
     });
 
     it('reads argument_set and rejects empty values', () => {
       const spec = loadImageSpec('validators:\n  - argument_set: {argument_name: a, value: b}\n');
       expect(spec.validators[0]).toMatchObject({ kind: 'argument_set', argumentName: 'a', value: 'b' });
       expect(errors('validators:\n  - argument_set: {argument_name: a, value: ""}\n')[0]?.code).toBe(
-        'image-spec/invalid-type',
+        'image/spec/invalid-type',
       );
-      expect(errors('validators:\n  - argument_set: x\n')[0]?.code).toBe('image-spec/invalid-type');
+      expect(errors('validators:\n  - argument_set: x\n')[0]?.code).toBe('image/spec/invalid-type');
     });
   });
 
@@ -427,24 +424,24 @@ describe('loadImageSpec', () => {
 
     it('applies the default and choices rules', () => {
       expect(errors('arguments:\n  a: {default: ""}\nvalidators: []\n')[0]).toMatchObject({
-        code: 'image-spec/missing-default',
+        code: 'image/spec/missing-default',
         message: 'Argument a is not required and must specify a default value.',
       });
       expect(errors('arguments:\n  a: {default: 0}\nvalidators: []\n')[0]?.code).toBe(
-        'image-spec/missing-default',
+        'image/spec/missing-default',
       );
       expect(errors('arguments:\n  a: {default: x, choices: [y, z]}\nvalidators: []\n')[0]).toMatchObject({
-        code: 'image-spec/default-not-in-choices',
+        code: 'image/spec/default-not-in-choices',
         line: 2,
       });
       expect(errors('arguments:\n  test_only: {default: x}\nvalidators: []\n')[0]?.message).toMatch(
         /reserved/,
       );
       expect(errors('arguments:\n  a: {default: x, choices: x}\nvalidators: []\n')[0]?.code).toBe(
-        'image-spec/invalid-type',
+        'image/spec/invalid-type',
       );
-      expect(errors('arguments: [a]\nvalidators: []\n')[0]?.code).toBe('image-spec/invalid-type');
-      expect(errors('arguments:\n  a: text\nvalidators: []\n')[0]?.code).toBe('image-spec/invalid-type');
+      expect(errors('arguments: [a]\nvalidators: []\n')[0]?.code).toBe('image/spec/invalid-type');
+      expect(errors('arguments:\n  a: text\nvalidators: []\n')[0]?.code).toBe('image/spec/invalid-type');
     });
   });
 
@@ -474,7 +471,7 @@ describe('loadImageSpec', () => {
         validatorMap: { file_exists: fileExists },
       });
       expect(d).toMatchObject({
-        code: 'image-spec/invalid-custom',
+        code: 'image/spec/invalid-custom',
         line: 2,
         hint: 'file_exists: /etc/hosts',
       });
@@ -499,11 +496,11 @@ describe('loadImageSpec', () => {
         validate: async () => {},
         children: (c) => c.kids,
       });
-      const r = checkImageSpec('validators:\n  - wrap: {do: [{package: a}]}\n', {
+      const r = validateImageSpec('validators:\n  - wrap: {do: [{package: a}]}\n', {
         validatorMap: { wrap },
         resourceRoots: [dir],
       });
-      expect(r.diagnostics.map((d) => d.code)).toEqual(['image-spec/path-escapes-roots']);
+      expect(r.diagnostics.map((d) => d.code)).toEqual(['image/spec/path-escapes-roots']);
       const ok = loadImageSpec('validators:\n  - wrap: {do: [{package: a}]}\n', {
         validatorMap: {
           wrap: {

@@ -15,9 +15,9 @@ import {
   type SourceDocument,
   type SourceScalar,
   SpecError,
-  safeParseDocument,
   suggest,
   toJsonPointer,
+  validateDocument,
 } from '@stackspec/core';
 import { readLegacySpecInput } from './adapters/spec-file.js';
 import { toPyValue } from './py-value.js';
@@ -56,7 +56,7 @@ export interface ImageSpecSource {
   file?: string | undefined;
 }
 
-/** Options of {@link loadImageSpec} and {@link checkImageSpec} with an {@link ImageSpecSource}. */
+/** Options of {@link loadImageSpec} and {@link validateImageSpec} with an {@link ImageSpecSource}. */
 export interface ImageSpecReadOptions {
   /** Extra validator types by key; they win over built-ins with the same key. */
   validatorMap?: Readonly<Record<string, ValidatorDefinition<unknown>>>;
@@ -73,7 +73,7 @@ export interface ImageSpecReadOptions {
 }
 
 /**
- * Options of {@link loadImageSpec} and {@link checkImageSpec}, for both
+ * Options of {@link loadImageSpec} and {@link validateImageSpec}, for both
  * forms of input; `resourceRoots`, `baseDir` and `filename` apply to the
  * deprecated string or URL form only.
  */
@@ -100,8 +100,8 @@ export interface LoadImageSpecOptions extends ImageSpecReadOptions {
   filename?: string;
 }
 
-/** Outcome of {@link checkImageSpec}: the spec, or every problem found. */
-export type CheckImageSpecResult =
+/** Outcome of {@link validateImageSpec}: the spec, or every problem found. */
+export type ValidateImageSpecResult =
   | { ok: true; spec: ImageSpec; diagnostics: Diagnostic[] }
   | { ok: false; spec?: undefined; diagnostics: Diagnostic[] };
 
@@ -197,20 +197,20 @@ class Loader {
     if (read.outside) {
       this.error(
         at,
-        'image-spec/path-escapes-roots',
+        'image/spec/path-escapes-roots',
         `The resource path '${relPath}' leaves the resource roots; only paths inside them can be used.`,
         { hint: 'Use a relative path without ".." that stays below a resource root.' },
       );
     } else if (read.size !== undefined) {
       this.error(
         at,
-        'image-spec/resource-too-large',
+        'image/spec/resource-too-large',
         `The resource '${relPath}' is ${read.size} bytes, more than the limit of ${MAX_RESOURCE_BYTES} bytes.`,
       );
     } else {
       this.error(
         at,
-        'image-spec/resource-unreadable',
+        'image/spec/resource-unreadable',
         `The resource '${relPath}' cannot be read: ${read.reason} (${read.diagnostic.file ?? relPath}).`,
         { hint: 'Resources must be regular files the user running the check can read.' },
       );
@@ -228,7 +228,7 @@ class Loader {
     if (!Array.isArray(value)) {
       this.error(
         path,
-        'image-spec/invalid-type',
+        'image/spec/invalid-type',
         `${what} must be a list of validators, but it is ${describeType(value)}.`,
         { hint: 'Write each validator as a list item: "- package: wget".' },
       );
@@ -247,7 +247,7 @@ class Loader {
       const count = isMapping(item) ? Object.keys(item).length : 0;
       this.error(
         path,
-        'image-spec/not-single-key',
+        'image/spec/not-single-key',
         isMapping(item)
           ? `A validator must be a mapping with exactly one key (its type), but this one has ${count} keys.`
           : `A validator must be a mapping with exactly one key (its type), but it is ${describeType(item)}.`,
@@ -278,7 +278,7 @@ class Loader {
         return this.argumentSet(value, at, loc);
       default: {
         const hint = didYouMean(suggest(type, this.knownTypes()));
-        this.error(at, 'image-spec/unknown-validator', `The validator type '${type}' is not known.`, {
+        this.error(at, 'image/spec/unknown-validator', `The validator type '${type}' is not known.`, {
           key: true,
           hint: hint ?? `Known types: ${this.knownTypes().join(', ')}.`,
         });
@@ -299,7 +299,7 @@ class Loader {
       path: toJsonPointer(at),
       type,
       error: (message, options = {}) =>
-        this.error([...at, ...(options.at ?? [])], options.code ?? 'image-spec/invalid-custom', message, {
+        this.error([...at, ...(options.at ?? [])], options.code ?? 'image/spec/invalid-custom', message, {
           ...(options.hint ? { hint: options.hint } : {}),
         }),
       loadValidators: (v, sub) => this.validatorList(v, [...at, ...sub], `'${[type, ...sub].join('.')}'`),
@@ -314,7 +314,7 @@ class Loader {
     } catch (e) {
       this.error(
         at,
-        'image-spec/invalid-custom',
+        'image/spec/invalid-custom',
         `The '${type}' validator could not be loaded: ${describeError(e)}`,
       );
       return undefined;
@@ -328,7 +328,7 @@ class Loader {
       if (!value.length) {
         this.error(
           at,
-          'image-spec/empty-package-list',
+          'image/spec/empty-package-list',
           'The package list is empty; name at least one package.',
         );
       }
@@ -353,7 +353,7 @@ class Loader {
       if (!isMapping(props)) {
         this.error(
           [...at, name],
-          'image-spec/invalid-type',
+          'image/spec/invalid-type',
           `The properties of package '${name}' must be a mapping such as '{version: "1.2"}', but they are ${describeType(props)}.`,
         );
         return undefined;
@@ -364,7 +364,7 @@ class Loader {
       if (typeof version !== 'string' || !version) {
         this.error(
           [...at, name, 'version'],
-          'image-spec/invalid-type',
+          'image/spec/invalid-type',
           `The version of package '${name}' must be a non-empty string, but it is ${describeType(version)}.`,
           { hint: 'Quote versions so YAML keeps them as text: version: "8".' },
         );
@@ -374,7 +374,7 @@ class Loader {
     }
     this.error(
       at,
-      'image-spec/invalid-type',
+      'image/spec/invalid-type',
       `A package must be ${shape}, but it is ${describeType(value)}.`,
     );
     return undefined;
@@ -382,13 +382,13 @@ class Loader {
 
   packageName(name: string, at: readonly PathSegment[], key = false): boolean {
     if (!name) {
-      this.error(at, 'image-spec/empty-value', 'A package name must not be empty.', { key });
+      this.error(at, 'image/spec/empty-value', 'A package name must not be empty.', { key });
       return false;
     }
     if (name.startsWith('-')) {
       this.error(
         at,
-        'image-spec/bad-package-name',
+        'image/spec/bad-package-name',
         `The package name '${name}' starts with '-', which the package tools would read as an option.`,
         { key },
       );
@@ -408,7 +408,7 @@ class Loader {
       if (!isMapping(props)) {
         this.error(
           [...at, name],
-          'image-spec/invalid-type',
+          'image/spec/invalid-type',
           `The properties of ${type} '${name}' must be a mapping (env_vars, output, inline), but they are ${describeType(props)}.`,
         );
         return undefined;
@@ -417,7 +417,7 @@ class Loader {
     }
     this.error(
       at,
-      'image-spec/invalid-type',
+      'image/spec/invalid-type',
       `A ${type} must be a path or a mapping '{path: {env_vars: [...], output: name, inline: text}}', but it is ${describeType(value)}${isMapping(value) ? ` with ${Object.keys(value).length} keys` : ''}.`,
     );
     return undefined;
@@ -433,7 +433,7 @@ class Loader {
     if (typeof v !== 'string' || !v) {
       this.error(
         [...at, key],
-        'image-spec/invalid-type',
+        'image/spec/invalid-type',
         `'${key}' must be a non-empty string, but it is ${typeof v === 'string' ? 'empty' : describeType(v)}.`,
       );
       return undefined;
@@ -452,7 +452,7 @@ class Loader {
     if (!found) {
       this.error(
         at,
-        'image-spec/script-not-found',
+        'image/spec/script-not-found',
         `The script '${name}' was not found in any resource root.`,
         {
           hint: this.reader.roots.length
@@ -476,7 +476,7 @@ class Loader {
       if (!Array.isArray(list)) {
         this.error(
           [...pat, 'env_vars'],
-          'image-spec/invalid-type',
+          'image/spec/invalid-type',
           `'env_vars' must be a list of variable names, but it is ${describeType(list)}.`,
         );
       } else {
@@ -484,13 +484,13 @@ class Loader {
           if (typeof v !== 'string') {
             this.error(
               [...pat, 'env_vars', i],
-              'image-spec/invalid-type',
+              'image/spec/invalid-type',
               `A variable name in 'env_vars' must be a string, but it is ${describeType(v)}.`,
             );
           } else if (!isShellName(v)) {
             this.error(
               [...pat, 'env_vars', i],
-              'image-spec/bad-variable-name',
+              'image/spec/bad-variable-name',
               `'${v}' cannot be exported to a script: names use letters, digits and '_' and do not start with a digit.`,
             );
           } else envVars.push(v);
@@ -526,7 +526,7 @@ class Loader {
     if (target === undefined || !target || target === '.' || target === '..') {
       this.error(
         typeof value === 'string' ? at : [...at, name],
-        'image-spec/copy-script-path',
+        'image/spec/copy-script-path',
         `The copy_script path '${name}' needs a file name as its third '/'-separated part (as in 'common/resources/file.sh'); the file is copied to /tmp under that name.`,
         { key: typeof value !== 'string' },
       );
@@ -551,7 +551,7 @@ class Loader {
     if (!Array.isArray(value)) {
       this.error(
         at,
-        'image-spec/invalid-type',
+        'image/spec/invalid-type',
         `'os_case' must be a list of one-key mappings '{distro or family: [validators]}', but it is ${describeType(value)}.`,
       );
       return [];
@@ -562,7 +562,7 @@ class Loader {
       if (!isMapping(item) || Object.keys(item).length !== 1) {
         this.error(
           path,
-          'image-spec/not-single-key',
+          'image/spec/not-single-key',
           `Each os_case branch must be a mapping with exactly one key (a distribution or family such as 'ubuntu' or 'redhat'), but it is ${isMapping(item) ? `a mapping with ${Object.keys(item).length} keys` : describeType(item)}.`,
         );
         return;
@@ -593,7 +593,7 @@ class Loader {
   ) {
     for (const k of Object.keys(value)) {
       if (!allowed.includes(k)) {
-        this.error([...at, k], 'image-spec/unknown-key', `The key '${k}' is not allowed in '${type}'.`, {
+        this.error([...at, k], 'image/spec/unknown-key', `The key '${k}' is not allowed in '${type}'.`, {
           key: true,
           hint: didYouMean(suggest(k, allowed)) ?? `Allowed keys: ${allowed.join(', ')}.`,
         });
@@ -601,7 +601,7 @@ class Loader {
     }
     for (const k of allowed) {
       if (!Object.hasOwn(value, k)) {
-        this.error(at, 'image-spec/missing-key', `The key '${k}' is required in '${type}'.`);
+        this.error(at, 'image/spec/missing-key', `The key '${k}' is required in '${type}'.`);
       }
     }
   }
@@ -610,7 +610,7 @@ class Loader {
     if (!isMapping(value)) {
       this.error(
         at,
-        'image-spec/invalid-type',
+        'image/spec/invalid-type',
         `'argument_case' must be a mapping with 'argument_name' and 'cases', but it is ${describeType(value)}.`,
       );
       return undefined;
@@ -624,11 +624,11 @@ class Loader {
       if (!isMapping(c)) {
         this.error(
           [...at, 'cases'],
-          'image-spec/invalid-type',
+          'image/spec/invalid-type',
           `'cases' must be a mapping of argument values to validator lists, but it is ${describeType(c)}.`,
         );
       } else if (!Object.keys(c).length) {
-        this.error([...at, 'cases'], 'image-spec/empty-value', `'cases' must have at least one case.`);
+        this.error([...at, 'cases'], 'image/spec/empty-value', `'cases' must have at least one case.`);
       } else {
         for (const [label, list] of Object.entries(c)) {
           cases.push(this.branch([...at, 'cases'], label, list, `case '${label}'`));
@@ -643,7 +643,7 @@ class Loader {
     if (!isMapping(value)) {
       this.error(
         at,
-        'image-spec/invalid-type',
+        'image/spec/invalid-type',
         `'argument_set' must be a mapping with 'argument_name' and 'value', but it is ${describeType(value)}.`,
       );
       return undefined;
@@ -663,7 +663,7 @@ class Loader {
     if (!isMapping(value)) {
       this.error(
         at,
-        'image-spec/invalid-type',
+        'image/spec/invalid-type',
         `'arguments' must be a mapping of argument names to definitions, but it is ${describeType(value)}.`,
       );
       return [];
@@ -680,7 +680,7 @@ class Loader {
       if ((RESERVED_ARGUMENT_NAMES as readonly string[]).includes(name)) {
         this.error(
           path,
-          'image-spec/reserved-argument',
+          'image/spec/reserved-argument',
           `The argument name '${name}' is reserved (reserved names: ${RESERVED_ARGUMENT_NAMES.join(', ')}).`,
           { key: true, hint: 'The engine sets distro and test_only itself; pick another name.' },
         );
@@ -689,7 +689,7 @@ class Loader {
       if (!isMapping(def)) {
         this.error(
           path,
-          'image-spec/invalid-type',
+          'image/spec/invalid-type',
           `The definition of argument '${name}' must be a mapping (description, default, required, choices), but it is ${describeType(def)}.`,
         );
         continue;
@@ -702,7 +702,7 @@ class Loader {
         if (!Array.isArray(choices)) {
           this.error(
             [...path, 'choices'],
-            'image-spec/invalid-type',
+            'image/spec/invalid-type',
             `The choices of argument '${name}' must be a list, but they are ${describeType(choices)}.`,
           );
           continue;
@@ -712,7 +712,7 @@ class Loader {
       if (!pyTruthy(arg.default) && !arg.required) {
         this.error(
           path,
-          'image-spec/missing-default',
+          'image/spec/missing-default',
           `Argument ${name} is not required and must specify a default value.`,
           {
             key: true,
@@ -728,7 +728,7 @@ class Loader {
       ) {
         this.error(
           [...path, 'default'],
-          'image-spec/default-not-in-choices',
+          'image/spec/default-not-in-choices',
           `Argument ${name} specifies a default which is not one of its choices.`,
           { hint: `Choices: ${arg.choices.map(pyRepr).join(', ')}.` },
         );
@@ -765,31 +765,37 @@ function looksFloat(scalar: SourceScalar): boolean {
  * @example
  * const file = 'plugins/cdh/image.yaml';
  * const reader = createNodeResourceReader({ roots: ['plugins/cdh'] });
- * const r = checkImageSpec({ text: readFileSync(file, 'utf8'), file }, { reader });
+ * const r = validateImageSpec({ text: readFileSync(file, 'utf8'), file }, { reader });
  */
-export function checkImageSpec(source: ImageSpecSource, options?: ImageSpecReadOptions): CheckImageSpecResult;
+export function validateImageSpec(
+  source: ImageSpecSource,
+  options?: ImageSpecReadOptions,
+): ValidateImageSpecResult;
 /**
  * The form before readers: `input` is YAML text, or a path (a URL, a string
  * ending in `.yaml`, `.yml` or `.json`, an existing file, or, unless
  * `filename` says the input is that file's text, any single line without a
  * colon, which no spec text can be), read from the disk with scripts under
- * `resourceRoots`. A file that cannot be read is `image-spec/unreadable`.
+ * `resourceRoots`. A file that cannot be read is `image/spec/unreadable`.
  * With `options.reader`, the string is always text.
  *
  * @deprecated Pass `{ text, file }` and a `reader`; the string and URL form goes in the next minor version.
  */
-export function checkImageSpec(input: string | URL, options?: LoadImageSpecOptions): CheckImageSpecResult;
-export function checkImageSpec(
+export function validateImageSpec(
+  input: string | URL,
+  options?: LoadImageSpecOptions,
+): ValidateImageSpecResult;
+export function validateImageSpec(
   input: ImageSpecSource | string | URL,
   options: LoadImageSpecOptions = {},
-): CheckImageSpecResult {
+): ValidateImageSpecResult {
   return checkInput(input, options);
 }
 
 function checkInput(
   input: ImageSpecSource | string | URL,
   options: LoadImageSpecOptions,
-): CheckImageSpecResult {
+): ValidateImageSpecResult {
   if (typeof input === 'string' || input instanceof URL) {
     const legacy = readLegacySpecInput(input, { ...options, maxBytes: MAX_RESOURCE_BYTES });
     if (!legacy.ok) return { ok: false, diagnostics: legacy.diagnostics };
@@ -802,9 +808,9 @@ function checkSource(
   source: ImageSpecSource,
   reader: ResourceReader,
   validatorMap: LoadImageSpecOptions['validatorMap'],
-): CheckImageSpecResult {
+): ValidateImageSpecResult {
   const { text, file } = source;
-  const parsed = safeParseDocument(text, {
+  const parsed = validateDocument(text, {
     ...(file ? { filename: file } : {}),
     format: 'yaml',
     yamlVersion: '1.1',
@@ -820,7 +826,7 @@ function checkSource(
   if (!isMapping(root)) {
     loader.error(
       [],
-      'image-spec/not-a-mapping',
+      'image/spec/not-a-mapping',
       `The spec must be a mapping with a 'validators' list, but it is ${describeType(root)}.`,
     );
   } else {
@@ -828,7 +834,7 @@ function checkSource(
       if (key !== 'validators' && key !== 'arguments') {
         loader.warn(
           [key],
-          'image-spec/unknown-top-level-key',
+          'image/spec/unknown-top-level-key',
           `The top-level key '${key}' is not used; only 'validators' and 'arguments' are.`,
           didYouMean(suggest(key, ['validators', 'arguments'])),
         );
@@ -837,7 +843,7 @@ function checkSource(
     const args = Object.hasOwn(root, 'arguments') ? loader.arguments(root.arguments) : [];
     let validators: ValidatorNode[] = [];
     if (!Object.hasOwn(root, 'validators')) {
-      loader.error([], 'image-spec/missing-key', `The key 'validators' is required at the top level.`, {
+      loader.error([], 'image/spec/missing-key', `The key 'validators' is required at the top level.`, {
         hint: didYouMean(suggest('validators', Object.keys(root))),
       });
     } else {
@@ -859,7 +865,7 @@ function checkSource(
  * Loads an image spec into validators ready to run: `source.text`, with the
  * scripts it names read through `options.reader`. Throws `SpecError`
  * carrying every located problem (file, line, what was expected) when the
- * spec is malformed; see {@link checkImageSpec} for codes.
+ * spec is malformed; see {@link validateImageSpec} for codes.
  *
  * @example
  * const file = 'plugins/cdh/image.yaml';
@@ -869,7 +875,7 @@ function checkSource(
  */
 export function loadImageSpec(source: ImageSpecSource, options?: ImageSpecReadOptions): ImageSpec;
 /**
- * The form before readers: YAML text or a path, as {@link checkImageSpec}'s string form reads it.
+ * The form before readers: YAML text or a path, as {@link validateImageSpec}'s string form reads it.
  *
  * @deprecated Pass `{ text, file }` and a `reader`; the string and URL form goes in the next minor version.
  */
@@ -882,7 +888,7 @@ export function loadImageSpec(
   if (!result.ok) {
     const first = result.diagnostics.find((d) => d.severity === 'error');
     throw new SpecError(undefined, {
-      code: first?.code ?? 'image-spec/invalid',
+      code: first?.code ?? 'image/spec/invalid',
       diagnostics: result.diagnostics,
     });
   }

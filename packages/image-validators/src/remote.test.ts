@@ -9,13 +9,18 @@ import { createSudoCheck, DISTRO_PROBE, probeDistro, RemoteError, replaceFileScr
 describe('RemoteError', () => {
   it('is one of our errors: kind http, status 502, a remote/ code and the cause it wraps', () => {
     const cause = new Error('ECONNRESET');
-    const e = new RemoteError('The connection broke.', { code: 'remote/connection-lost', cause });
+    const e = new RemoteError('The connection broke.', { code: 'image/remote/connection-lost', cause });
     expect(isStackspecError(e) && isErrorKind(e, 'http')).toBe(true);
-    expect(e).toMatchObject({ name: 'RemoteError', status: 502, code: 'remote/connection-lost', cause });
+    expect(e).toMatchObject({
+      name: 'RemoteError',
+      status: 502,
+      code: 'image/remote/connection-lost',
+      cause,
+    });
     expect(e.diagnostics).toEqual([
-      expect.objectContaining({ code: 'remote/connection-lost', message: 'The connection broke.' }),
+      expect.objectContaining({ code: 'image/remote/connection-lost', message: 'The connection broke.' }),
     ]);
-    expect(new RemoteError('x').code).toBe('remote/failed');
+    expect(new RemoteError('x').code).toBe('image/remote/failed');
   });
 });
 
@@ -33,39 +38,39 @@ describe('createSudoCheck', () => {
     expect(probes).toBe(1);
   });
 
-  it("fails as remote/sudo-failed with sudo's own words when it wants a password, every time", async () => {
+  it("fails as image/remote/sudo-failed with sudo's own words when it wants a password, every time", async () => {
     const ready = createSudoCheck(
       async () => ({ exitCode: 1, stdout: '', stderr: 'sudo: a password is required\n' }),
       'ops@host',
     );
     for (let i = 0; i < 2; i += 1) {
       await expect(ready()).rejects.toMatchObject({
-        code: 'remote/sudo-failed',
+        code: 'image/remote/sudo-failed',
         message: expect.stringMatching(/passwordless sudo for ops@host.*\(sudo: a password is required\)/),
       });
     }
   });
 
-  it('fails as remote/sudo-failed when sudo is missing', async () => {
+  it('fails as image/remote/sudo-failed when sudo is missing', async () => {
     const missing = createSudoCheck(async () => {
-      throw new RemoteError('Could not start sudo: ENOENT', { code: 'remote/spawn-failed' });
+      throw new RemoteError('Could not start sudo: ENOENT', { code: 'image/remote/spawn-failed' });
     }, 'me');
-    await expect(missing()).rejects.toMatchObject({ code: 'remote/sudo-failed' });
+    await expect(missing()).rejects.toMatchObject({ code: 'image/remote/sudo-failed' });
     const notFound = createSudoCheck(
       async () => ({ exitCode: 127, stdout: '', stderr: 'sh: 1: sudo: not found\n' }),
       'me',
     );
-    await expect(notFound()).rejects.toMatchObject({ code: 'remote/sudo-failed' });
+    await expect(notFound()).rejects.toMatchObject({ code: 'image/remote/sudo-failed' });
   });
 
   it('passes other errors through and probes again next time', async () => {
     let probes = 0;
     const ready = createSudoCheck(async () => {
       probes += 1;
-      if (probes === 1) throw new RemoteError('lost', { code: 'remote/connection-lost' });
+      if (probes === 1) throw new RemoteError('lost', { code: 'image/remote/connection-lost' });
       return ok;
     }, 'ops');
-    await expect(ready()).rejects.toMatchObject({ code: 'remote/connection-lost' });
+    await expect(ready()).rejects.toMatchObject({ code: 'image/remote/connection-lost' });
     await ready();
     expect(probes).toBe(2);
   });
@@ -84,10 +89,10 @@ describe('probeDistro', () => {
 
   it('fails with a remote error when nothing answers', async () => {
     await expect(probeDistro(async () => ({ exitCode: 0, stdout: '\n', stderr: '' }))).rejects.toMatchObject({
-      code: 'remote/unknown-distro',
+      code: 'image/remote/unknown-distro',
     });
     await expect(probeDistro(async () => ({ exitCode: 1, stdout: 'x', stderr: '' }))).rejects.toMatchObject({
-      code: 'remote/unknown-distro',
+      code: 'image/remote/unknown-distro',
     });
   });
 

@@ -48,7 +48,7 @@ export interface Remote {
  */
 export class RemoteError extends StackspecError {
   constructor(message: string, options: StackspecErrorOptions = {}) {
-    super('http', 502, message, { code: 'remote/failed', ...options });
+    super('http', 502, message, { code: 'image/remote/failed', ...options });
     this.name = 'RemoteError';
   }
 }
@@ -68,7 +68,7 @@ export async function probeDistro(exec: (command: string) => Promise<ExecResult>
   const id = r.stdout.trim().split('\n')[0]?.trim().toLowerCase() ?? '';
   if (r.exitCode !== 0 || !id) {
     throw new RemoteError('The distribution of the machine could not be determined (no /etc/os-release).', {
-      code: 'remote/unknown-distro',
+      code: 'image/remote/unknown-distro',
     });
   }
   return id;
@@ -92,9 +92,9 @@ export function replaceFileScript(mode?: number): string {
 /**
  * Makes a check, run at most once, that passwordless sudo works for the
  * remote's user. `probe` runs `sudo -n true` and resolves its result (or
- * rejects with `remote/spawn-failed` when sudo cannot even start). A sudo
+ * rejects with `image/remote/spawn-failed` when sudo cannot even start). A sudo
  * that asks for a password, or is missing, then fails every root command as
- * `remote/sudo-failed`, instead of each command failing with sudo's words in
+ * `image/remote/sudo-failed`, instead of each command failing with sudo's words in
  * its output. Any other rejection (a lost connection) passes through and the
  * check runs again next time.
  */
@@ -103,14 +103,14 @@ export function createSudoCheck(probe: () => Promise<ExecResult>, who: string): 
   const fail = (detail: string, cause?: unknown) =>
     new RemoteError(
       `Commands as root need passwordless sudo for ${who}, but \`sudo -n true\` failed (${detail}). Allow the user to run sudo without a password (a NOPASSWD rule), or connect as root.`,
-      { code: 'remote/sudo-failed', ...(cause !== undefined ? { cause } : {}) },
+      { code: 'image/remote/sudo-failed', ...(cause !== undefined ? { cause } : {}) },
     );
   const run = async () => {
     let r: ExecResult;
     try {
       r = await probe();
     } catch (e) {
-      if (isStackspecError(e) && e.code === 'remote/spawn-failed') throw fail(e.message, e);
+      if (isStackspecError(e) && e.code === 'image/remote/spawn-failed') throw fail(e.message, e);
       checked = undefined;
       throw e;
     }

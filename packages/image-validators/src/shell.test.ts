@@ -33,7 +33,7 @@ describe('shell quoting', () => {
       shellQuote('a\u0000b');
       expect.unreachable();
     } catch (e) {
-      expect(isStackspecError(e) && e.code).toBe('shell/nul-byte');
+      expect(isStackspecError(e) && e.code).toBe('image/shell/nul-byte');
     }
   });
 
@@ -49,10 +49,10 @@ describe('shell quoting', () => {
 
   it('names the variable whose value holds a NUL byte', () => {
     expect(() => exportLine('JRE_HOME', 'a\u0000b')).toThrow(
-      expect.objectContaining({ code: 'shell/nul-byte', message: expect.stringContaining('JRE_HOME') }),
+      expect.objectContaining({ code: 'image/shell/nul-byte', message: expect.stringContaining('JRE_HOME') }),
     );
     expect(() => withEnv('true', { V: '\u0000' })).toThrow(
-      expect.objectContaining({ code: 'shell/nul-byte' }),
+      expect.objectContaining({ code: 'image/shell/nul-byte' }),
     );
   });
 });

@@ -10,7 +10,7 @@ const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * `$(…)`, backticks, `;`, globs and newlines lose their meaning. Safe words stay
  * bare; everything else is single-quoted.
  *
- * Throws `ValidationError` (`shell/nul-byte`) for text with a NUL byte, which no
+ * Throws `ValidationError` (`image/shell/nul-byte`) for text with a NUL byte, which no
  * shell argument can carry.
  *
  * @example
@@ -19,7 +19,7 @@ const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function shellQuote(value: string): string {
   if (value.includes('\u0000')) {
     throw new ValidationError('A value for the shell contains a NUL byte, which cannot be passed safely.', {
-      code: 'shell/nul-byte',
+      code: 'image/shell/nul-byte',
     });
   }
   if (SAFE_WORD.test(value)) return value;
@@ -33,18 +33,18 @@ export function isShellName(name: string): boolean {
 
 /**
  * One `export NAME=value` line with the value quoted. Throws `ValidationError`:
- * `shell/bad-name` for a name a shell cannot export, `shell/nul-byte` for a
+ * `image/shell/bad-name` for a name a shell cannot export, `image/shell/nul-byte` for a
  * value holding a NUL byte (the message names the variable).
  */
 export function exportLine(name: string, value: string): string {
   if (!isShellName(name)) {
     throw new ValidationError(`'${name}' cannot be used as an environment variable name.`, {
-      code: 'shell/bad-name',
+      code: 'image/shell/bad-name',
     });
   }
   if (value.includes('\u0000')) {
     throw new ValidationError(`The value of ${name} contains a NUL byte, which no shell variable can hold.`, {
-      code: 'shell/nul-byte',
+      code: 'image/shell/nul-byte',
     });
   }
   return `export ${name}=${shellQuote(value)}`;

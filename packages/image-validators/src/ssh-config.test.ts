@@ -115,7 +115,7 @@ describe('parseSshConfig', () => {
         line: 2,
       });
       expect(diagnostics[0]?.message, line).toContain(message);
-      expect(diagnostics[0]?.code, line).toMatch(/^ssh-config\//);
+      expect(diagnostics[0]?.code, line).toMatch(/^image\/ssh-config\//);
     }
   });
 
@@ -264,12 +264,12 @@ describe('resolveSshConfig', () => {
     expect(warnings(r).map((d) => [d.line, d.code, d.message])).toEqual([
       [
         1,
-        'ssh-config/unsupported',
+        'image/ssh-config/unsupported',
         'Match exec is not supported here, so this Match block is taken as not applying.',
       ],
       [
         3,
-        'ssh-config/unsupported',
+        'image/ssh-config/unsupported',
         'Match canonical is not supported here, so this Match block is taken as not applying.',
       ],
     ]);
@@ -305,7 +305,7 @@ describe('resolveSshConfig', () => {
   it('stops Includes that nest too deep, saying where', () => {
     const r = resolveWith(user('Include config\n'), 'h');
     expect(errors(r)).toHaveLength(1);
-    expect(errors(r)[0]).toMatchObject({ code: 'ssh-config/include', line: 1 });
+    expect(errors(r)[0]).toMatchObject({ code: 'image/ssh-config/include', line: 1 });
     expect(errors(r)[0]?.message).toContain(`deeper than ${MAX_INCLUDE_DEPTH}`);
   });
 

@@ -328,19 +328,27 @@ export function parseSshConfig(text: string, file: string): ParsedSshConfig {
     const name = head?.[1] ?? '';
     if (!head || !name) {
       diagnostics.push(
-        problem('ssh-config/syntax', file, line, 'This line has no keyword.', 'A line reads: Keyword value.'),
+        problem(
+          'image/ssh-config/syntax',
+          file,
+          line,
+          'This line has no keyword.',
+          'A line reads: Keyword value.',
+        ),
       );
       continue;
     }
     const keyword = name.toLowerCase();
     const split = splitArguments(head[2] ?? '');
     if ('error' in split) {
-      diagnostics.push(problem('ssh-config/syntax', file, line, `${name} cannot be read: ${split.error}.`));
+      diagnostics.push(
+        problem('image/ssh-config/syntax', file, line, `${name} cannot be read: ${split.error}.`),
+      );
       continue;
     }
     const args = split;
     const fail = (message: string, hint?: string) =>
-      diagnostics.push(problem('ssh-config/bad-value', file, line, message, hint));
+      diagnostics.push(problem('image/ssh-config/bad-value', file, line, message, hint));
     if (keyword === 'host') {
       if (!args.length) fail('Host needs at least one pattern.', 'For example: Host bastion *.lab.example');
       else directives.push({ kind: 'host', patterns: args, file, line });
@@ -589,7 +597,7 @@ function readFile(
   from: { file: string; line: number } | undefined,
 ): void {
   const r = state.resolved;
-  const at = (message: string, code = 'ssh-config/include') =>
+  const at = (message: string, code = 'image/ssh-config/include') =>
     r.diagnostics.push(
       from ? problem(code, from.file, from.line, message) : createDiagnostic({ code, message, file: path }),
     );
@@ -625,7 +633,7 @@ function readFile(
       if (depth + 1 > MAX_INCLUDE_DEPTH) {
         r.diagnostics.push(
           problem(
-            'ssh-config/include',
+            'image/ssh-config/include',
             d.file,
             d.line,
             `Includes nest deeper than ${MAX_INCLUDE_DEPTH} files here; the rest is not read.`,
@@ -693,7 +701,7 @@ function matchApplies(
       default:
         r.diagnostics.push(
           problem(
-            'ssh-config/unsupported',
+            'image/ssh-config/unsupported',
             d.file,
             d.line,
             `Match ${c.name} is not supported here, so this Match block is taken as not applying.`,
@@ -717,7 +725,7 @@ function applyOption(d: Extract<SshConfigDirective, { kind: 'option' }>, state: 
     const near = guess ? USED_KEYWORDS[guess] : undefined;
     r.diagnostics.push(
       problem(
-        'ssh-config/unknown-keyword',
+        'image/ssh-config/unknown-keyword',
         file,
         line,
         near
@@ -793,7 +801,7 @@ function applyOption(d: Extract<SshConfigDirective, { kind: 'option' }>, state: 
       if (why && !off && first(keyword)) {
         r.diagnostics.push(
           problem(
-            'ssh-config/unsupported',
+            'image/ssh-config/unsupported',
             file,
             line,
             `${d.name} is ignored: ${why}.`,

@@ -319,14 +319,14 @@ describe('validateImage: options', () => {
 
   it('rejects options of the wrong shape with located diagnostics, before anything runs', async () => {
     const cases: [unknown, string, string][] = [
-      [{ mode: 'nonsense' }, 'image-options/invalid-value', '/mode'],
-      [{ reconcil: false }, 'image-options/unknown-key', '/reconcil'],
-      [{ tempDir: 'tmp' }, 'image-options/custom', '/tempDir'],
-      [{ arguments: { a: {} } }, 'image-options/invalid-type', '/arguments/a'],
-      [{ env: { A: 1 } }, 'image-options/invalid-type', '/env/A'],
-      [{ onProgress: 'yes' }, 'image-options/custom', '/onProgress'],
-      [{ maxOutputChars: -1 }, 'image-options/too-small', '/maxOutputChars'],
-      [null, 'image-options/invalid-type', ''],
+      [{ mode: 'nonsense' }, 'image/options/invalid-value', '/mode'],
+      [{ reconcil: false }, 'image/options/unknown-key', '/reconcil'],
+      [{ tempDir: 'tmp' }, 'image/options/custom', '/tempDir'],
+      [{ arguments: { a: {} } }, 'image/options/invalid-type', '/arguments/a'],
+      [{ env: { A: 1 } }, 'image/options/invalid-type', '/env/A'],
+      [{ onProgress: 'yes' }, 'image/options/custom', '/onProgress'],
+      [{ maxOutputChars: -1 }, 'image/options/too-small', '/maxOutputChars'],
+      [null, 'image/options/invalid-type', ''],
     ];
     for (const [options, code, path] of cases) {
       const remote = createDryRunRemote();
@@ -490,7 +490,7 @@ describe('validateImage: scripts', () => {
     });
     const r = await validateImage(spec, remote, { reconcile: false });
     expect(r.ok).toBe(false);
-    expect(r.failure).toMatchObject({ code: 'shell/nul-byte', type: 'script', line: 6 });
+    expect(r.failure).toMatchObject({ code: 'image/shell/nul-byte', type: 'script', line: 6 });
     expect(r.failure?.message).toMatch(/JRE_HOME contains a NUL byte/);
     expect(r.results.map((x) => x.status)).toEqual(['passed', 'failed']);
     expect(r.variables.JRE_HOME).toBe('a\u0000b');
@@ -549,13 +549,13 @@ describe('validateImage: remotes, custom validators and progress', () => {
     };
     const r = await validateImage(load('validators:\n  - package: a\n'), broken);
     expect(r.ok).toBe(false);
-    expect(r.failure).toMatchObject({ code: 'remote/failed' });
+    expect(r.failure).toMatchObject({ code: 'image/remote/failed' });
     expect(r.failure?.message).toContain('connection reset');
     const noDistro = await validateImage(load('validators: []\n'), {
       ...broken,
       distro: () => Promise.reject(new Error('x')),
     });
-    expect(noDistro.failure?.code).toBe('remote/failed');
+    expect(noDistro.failure?.code).toBe('image/remote/failed');
   });
 
   it('runs custom validators with recorded commands, variables and nested lists', async () => {

@@ -18,9 +18,9 @@ import {
   installCommand,
   type PackageFamily,
   packageWord,
-  parseBatchCheck,
   type RedhatInstaller,
   RedhatInstallerSchema,
+  readBatchCheck,
   runScriptCommand,
   scriptFile,
   TAR_COMMAND,
@@ -121,7 +121,7 @@ export interface ValidatorResult extends SpecLocation {
 
 /** Why a validation failed. */
 export interface ValidationFailure extends Partial<SpecLocation> {
-  /** `image/command-failed`, `image/all-failed`, `image/argument-required`, `image/argument-choice`, `image/argument-invalid`, `image/argument-not-found`, `image/unknown-distro`, `image/env-conflict`, `image/env-invalid`, `image/custom-failed`, `image/validator-crashed`, `shell/nul-byte` (a script output that a later script exports holds a NUL byte), or a `remote/*` code when the machine could not be reached. */
+  /** `image/command-failed`, `image/all-failed`, `image/argument-required`, `image/argument-choice`, `image/argument-invalid`, `image/argument-not-found`, `image/unknown-distro`, `image/env-conflict`, `image/env-invalid`, `image/custom-failed`, `image/validator-crashed`, `image/shell/nul-byte` (a script output that a later script exports holds a NUL byte), or a `remote/*` code when the machine could not be reached. */
   code: string;
   /** The validator type, when a validator failed. */
   type?: string;
@@ -298,7 +298,7 @@ class Run {
   }
 
   abort(e: unknown, command: string): Abort {
-    const code = isStackspecError(e) ? e.code : 'remote/failed';
+    const code = isStackspecError(e) ? e.code : 'image/remote/failed';
     const message = `The machine could not run \`${command}\`: ${describeError(e)}`;
     return new Abort({ code, message, saharaMessage: message, command });
   }
@@ -596,7 +596,7 @@ class Run {
       this.opts.onProgress?.({ type: 'prefetch', packages: list.length });
       const command = batchCheckCommand(list, family);
       const r = await this.exec(command, 'prefetch');
-      const missing = r.exitCode === 0 ? parseBatchCheck(r.stdout, list.length) : undefined;
+      const missing = r.exitCode === 0 ? readBatchCheck(r.stdout, list.length) : undefined;
       if (!missing) {
         this.batchBroken = true;
         return undefined;
@@ -845,7 +845,7 @@ export async function validateImage(
   remote: Remote,
   rawOptions: ValidateImageOptions = {},
 ): Promise<ValidationReport> {
-  const options = parseWithSchema(ValidateImageOptionsSchema, rawOptions, { area: 'image-options' });
+  const options = parseWithSchema(ValidateImageOptionsSchema, rawOptions, { area: 'image/options' });
   const reconcile = options.reconcile ?? true;
   const mode = options.mode ?? 'batched';
   const run = new Run(spec, remote, {

@@ -14,23 +14,25 @@ import { describeWithTestUsers } from './support/users.js';
 describe.runIf(
   serviceAvailable('chroot as root', isRoot() ? { ok: true } : { ok: false, reason: 'chroot needs root' }),
 )('chroot remote that cannot enter its tree', () => {
-  it('rejects a root that is not a directory as remote/no-such-root', async () => {
+  it('rejects a root that is not a directory as image/remote/no-such-root', async () => {
     const remote = createChrootRemote({ root: '/nonexistent/siv-root' });
-    await expect(remote.exec('true')).rejects.toMatchObject({ code: 'remote/no-such-root' });
-    await expect(remote.writeFile('/tmp/x', 'x')).rejects.toMatchObject({ code: 'remote/no-such-root' });
-    await expect(remote.distro()).rejects.toMatchObject({ code: 'remote/no-such-root' });
+    await expect(remote.exec('true')).rejects.toMatchObject({ code: 'image/remote/no-such-root' });
+    await expect(remote.writeFile('/tmp/x', 'x')).rejects.toMatchObject({
+      code: 'image/remote/no-such-root',
+    });
+    await expect(remote.distro()).rejects.toMatchObject({ code: 'image/remote/no-such-root' });
     const report = await validateImage(loadImageSpec('validators: []\n'), remote);
-    expect(report.failure?.code).toBe('remote/no-such-root');
+    expect(report.failure?.code).toBe('image/remote/no-such-root');
     await expect(createChrootRemote({ root: '/etc/os-release' }).exec('true')).rejects.toMatchObject({
-      code: 'remote/no-such-root',
+      code: 'image/remote/no-such-root',
     });
   });
 
-  it('rejects a tree without /bin/sh as remote/chroot-failed', async () => {
+  it('rejects a tree without /bin/sh as image/remote/chroot-failed', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'siv-empty-root-'));
     const remote = createChrootRemote({ root: empty });
     await expect(remote.exec('true')).rejects.toMatchObject({
-      code: 'remote/chroot-failed',
+      code: 'image/remote/chroot-failed',
       message: expect.stringContaining('/bin/sh'),
     });
   });
@@ -113,9 +115,9 @@ describe.runIf(serviceAvailable('debootstrap chroot', chrootAvailable()))(
         expect(existsSync(join(chroot(), marker))).toBe(false);
       }, 120_000);
 
-      it('fails as remote/sudo-failed when sudo wants a password', () => {
+      it('fails as image/remote/sudo-failed when sudo wants a password', () => {
         const { seen } = remoteAsUser(users.plain(), { kind: 'chroot', root: chroot() });
-        expect(seen.error).toMatchObject({ code: 'remote/sudo-failed' });
+        expect(seen.error).toMatchObject({ code: 'image/remote/sudo-failed' });
       }, 120_000);
     });
   },

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { oracleAvailable, runPython } from '../../../test-support/python.js';
 import type { RemoteCall } from '../src/adapters/dry-run.js';
 import { DISTRO_FAMILIES, familyOf, SAHARA_DISTRO_FAMILIES } from '../src/families.js';
-import { checkImageSpec } from '../src/load.js';
+import { validateImageSpec } from '../src/load.js';
 import type { ImageSpec, ValidatorNode } from '../src/spec.js';
 import { type ValidationReport, validateImage } from '../src/validate.js';
 import { CORPUS_DIR, corpusAvailable, corpusFiles, scriptPaths, standInMarker } from './support/corpus.js';
@@ -222,9 +222,9 @@ describe.runIf(corpusAvailable() && oracleAvailable('sahara', ['sahara.plugins.i
       }
 
       // Load ours first: corpus worlds depend on the loaded package names.
-      const ours = new Map<string, ReturnType<typeof checkImageSpec>>();
+      const ours = new Map<string, ReturnType<typeof validateImageSpec>>();
       for (const s of specs)
-        ours.set(s.id, checkImageSpec(s.text, { resourceRoots: [roots.get(s.id) as string] }));
+        ours.set(s.id, validateImageSpec(s.text, { resourceRoots: [roots.get(s.id) as string] }));
       const scenarios: Scenario[] = [...EDGE_CASES.scenarios];
       for (const sc of corpus.scenarios) {
         const loaded = ours.get(sc.spec);

@@ -101,19 +101,19 @@ describe.runIf(
 
   it('reports a command that cannot be started as a remote error', async () => {
     const remote = createLocalRemote({ shell: '/nonexistent/sh' });
-    await expect(remote.exec('true')).rejects.toMatchObject({ code: 'remote/spawn-failed' });
+    await expect(remote.exec('true')).rejects.toMatchObject({ code: 'image/remote/spawn-failed' });
     const r = await validateImage(loadImageSpec('validators: []\n'), remote);
-    expect(r.failure?.code).toBe('remote/spawn-failed');
+    expect(r.failure?.code).toBe('image/remote/spawn-failed');
   });
 
   it('stops a command that runs too long', async () => {
     const remote = createLocalRemote({ timeoutMs: 200 });
-    await expect(remote.exec('sleep 5')).rejects.toMatchObject({ code: 'remote/timeout' });
+    await expect(remote.exec('sleep 5')).rejects.toMatchObject({ code: 'image/remote/timeout' });
   });
 
   it('wraps file system errors', async () => {
     await expect(createLocalRemote().writeFile('/nonexistent/dir/file', 'x')).rejects.toMatchObject({
-      code: 'remote/write-failed',
+      code: 'image/remote/write-failed',
     });
   });
 
@@ -132,12 +132,12 @@ describe.runIf(
       expect(existsSync(marker)).toBe(false);
     }, 120_000);
 
-    it('fails root commands as remote/sudo-failed when sudo wants a password', () => {
+    it('fails root commands as image/remote/sudo-failed when sudo wants a password', () => {
       const plain = users.plain();
       const { seen } = remoteAsUser(plain, { kind: 'local' });
       expect(seen.user).toBe(String(plain.uid));
       expect(seen.error).toMatchObject({
-        code: 'remote/sudo-failed',
+        code: 'image/remote/sudo-failed',
         message: expect.stringContaining(`passwordless sudo for the user ${plain.name}`),
       });
     }, 120_000);

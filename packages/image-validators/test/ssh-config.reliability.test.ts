@@ -84,7 +84,7 @@ describe('hostile ssh configs', () => {
         return undefined;
       });
       expect(thrown).toMatchObject({
-        code: 'ssh-config/invalid',
+        code: 'image/ssh-config/invalid',
         message: expect.stringContaining('it is a named pipe (FIFO), not a regular file'),
       });
       const big = join(home, 'big');

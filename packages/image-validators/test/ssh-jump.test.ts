@@ -147,7 +147,7 @@ describe.runIf(
       username: 'root',
       readyTimeoutMs: 5000,
     });
-    await expect(direct.exec('true')).rejects.toMatchObject({ code: 'remote/connect-failed' });
+    await expect(direct.exec('true')).rejects.toMatchObject({ code: 'image/remote/connect-failed' });
   });
 
   it('validates `--host target` through a ProxyJump bastion named only in ~/.ssh/config, host keys checked', async () => {

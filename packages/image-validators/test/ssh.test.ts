@@ -105,7 +105,7 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
         ...base(),
         hostKeys: ['SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
       });
-      await expect(wrong.exec('true')).rejects.toMatchObject({ code: 'remote/host-key-rejected' });
+      await expect(wrong.exec('true')).rejects.toMatchObject({ code: 'image/remote/host-key-rejected' });
       const empty = join(sshd.dir, 'empty_known_hosts');
       writeFileSync(empty, '');
       const unknown = createSshRemote({ ...base(), knownHostsFile: empty });
@@ -160,13 +160,13 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
       const stranger = join(sshd.dir, 'stranger');
       spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', stranger]);
       const denied = createSshRemote({ ...base(), privateKeyPath: stranger });
-      await expect(denied.exec('true')).rejects.toMatchObject({ code: 'remote/auth-failed' });
+      await expect(denied.exec('true')).rejects.toMatchObject({ code: 'image/remote/auth-failed' });
       const missingKey = createSshRemote({ ...base(), privateKeyPath: join(sshd.dir, 'nope') });
-      await expect(missingKey.exec('true')).rejects.toMatchObject({ code: 'remote/auth-failed' });
+      await expect(missingKey.exec('true')).rejects.toMatchObject({ code: 'image/remote/auth-failed' });
       const closed = createSshRemote({ ...base(), port: 1 });
-      await expect(closed.exec('true')).rejects.toMatchObject({ code: 'remote/connect-failed' });
+      await expect(closed.exec('true')).rejects.toMatchObject({ code: 'image/remote/connect-failed' });
       const report = await validateImage(loadImageSpec('validators: []\n'), closed);
-      expect(report.failure?.code).toBe('remote/connect-failed');
+      expect(report.failure?.code).toBe('image/remote/connect-failed');
     });
 
     // The command line's way to name the test server.
@@ -240,7 +240,7 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
         const remote = createSshRemote({ ...noKey(), home });
         const at = (name: string) => join(home, '.ssh', name);
         await expect(remote.exec('true')).rejects.toMatchObject({
-          code: 'remote/auth-failed',
+          code: 'image/remote/auth-failed',
           message:
             `Authentication as ${sshd.username}@127.0.0.1 failed; tried ${at('id_rsa')}, ${at('id_ecdsa')}. ` +
             `${at('id_ed25519')} was skipped: it is not a private key ssh2 can read (Unsupported key format).`,
@@ -248,7 +248,7 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
         });
         const empty = createSshRemote({ ...noKey(), home: homeWith({}) });
         await expect(empty.exec('true')).rejects.toMatchObject({
-          code: 'remote/auth-failed',
+          code: 'image/remote/auth-failed',
           message: `Authentication as ${sshd.username}@127.0.0.1 failed: there was no key, agent or password to try.`,
         });
       });
@@ -263,7 +263,7 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
         }
         const wrong = createSshRemote({ ...noKey(), home, passphrase: 'nope' });
         await expect(wrong.exec('true')).rejects.toMatchObject({
-          code: 'remote/auth-failed',
+          code: 'image/remote/auth-failed',
           message: expect.stringContaining(
             `${join(home, '.ssh', 'id_rsa')} was skipped: the passphrase does not decrypt it.`,
           ),
@@ -273,7 +273,7 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
       it('refuses a given key that is encrypted when no passphrase is given, before connecting', async () => {
         const remote = createSshRemote({ ...base(), privateKeyPath: encrypted });
         await expect(remote.exec('true')).rejects.toMatchObject({
-          code: 'remote/auth-failed',
+          code: 'image/remote/auth-failed',
           message: `The private key ${encrypted} cannot be used: it is encrypted and no passphrase was given.`,
         });
         const opened = createSshRemote({ ...base(), privateKeyPath: encrypted, passphrase: 'open sesame' });
@@ -312,7 +312,7 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
 
     it('times out a command that does not finish', async () => {
       const remote = createSshRemote({ ...base(), timeoutMs: 300 });
-      await expect(remote.exec('sleep 3')).rejects.toMatchObject({ code: 'remote/timeout' });
+      await expect(remote.exec('sleep 3')).rejects.toMatchObject({ code: 'image/remote/timeout' });
       await remote.close();
     });
 
@@ -338,7 +338,7 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
           await remote.close();
         }
         const wrong = createSshRemote({ ...noKey, password: `${sudoer.password}x` });
-        await expect(wrong.exec('true')).rejects.toMatchObject({ code: 'remote/auth-failed' });
+        await expect(wrong.exec('true')).rejects.toMatchObject({ code: 'image/remote/auth-failed' });
       });
 
       it('validates through sudo: checks, scripts and copy_script as root', async () => {
@@ -371,7 +371,7 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
         }
       });
 
-      it('reports a sudo that wants a password as remote/sudo-failed, not as a failed check', async () => {
+      it('reports a sudo that wants a password as image/remote/sudo-failed, not as a failed check', async () => {
         const plain = users.plain();
         const remote = createSshRemote(as(plain));
         try {
@@ -380,7 +380,7 @@ describe.runIf(serviceAvailable('sshd on 127.0.0.1', sshdAvailable()))(
             reconcile: false,
             families: { debian: 'debian' },
           });
-          expect(report.failure).toMatchObject({ code: 'remote/sudo-failed' });
+          expect(report.failure).toMatchObject({ code: 'image/remote/sudo-failed' });
           expect(report.failure?.message).toMatch(/passwordless sudo for siv[0-9a-f]+@\[127\.0\.0\.1\]/);
         } finally {
           await remote.close();

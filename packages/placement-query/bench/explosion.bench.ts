@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchName, report } from '../../../scripts/bench-kit.js';
 import { pythonHasModules } from '../../../test-support/python.js';
-import { loadInventory } from '../src/model/inventory-file.js';
+import { parseInventory } from '../src/model/inventory-file.js';
 import { applyPlan, inventoryPlan } from '../src/model/plan.js';
 import { httpSend, startOracle } from '../test/support/oracle.js';
 
@@ -137,7 +137,10 @@ try {
       if (withPlacement) {
         const oracle = await startOracle();
         try {
-          await applyPlan(httpSend(oracle.url), inventoryPlan(loadInventory(JSON.stringify(tree)).inventory));
+          await applyPlan(
+            httpSend(oracle.url),
+            inventoryPlan(parseInventory(JSON.stringify(tree)).inventory),
+          );
           const full = await timed(`${oracle.url}${query(groups)}`);
           // After a timeout Placement is still grinding: skip its limited query.
           const limited =

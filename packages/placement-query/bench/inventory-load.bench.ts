@@ -1,4 +1,4 @@
-// `pnpm bench inventory-load`: how long `safeLoadInventory` takes to read a
+// `pnpm bench inventory-load`: how long `validateInventory` takes to read a
 // generated JSON inventory (the clouds of placement.bench.ts: two NUMA
 // children per compute node, sharing disk providers, 50 aggregates, 30
 // custom traits, some usages; fixed seed) and build the store, at 1k, 10k
@@ -19,9 +19,9 @@
 
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { safeParseDocument } from '@stackspec/core';
+import { validateDocument } from '@stackspec/core';
 import { benchName, report, type TaskFigures } from '../../../scripts/bench-kit.js';
-import { safeLoadInventory } from '../src/model/inventory-file.js';
+import { validateInventory } from '../src/model/inventory-file.js';
 import { generateInventory } from '../test/support/generate.js';
 import { benchCloudShape } from './support/cloud-shape.js';
 
@@ -71,7 +71,7 @@ for (const nodes of SIZES) {
     const cpu0 = cpuMs();
     samples.push(
       timeOnce(() => {
-        const r = safeLoadInventory(text, { filename: 'cloud.json', maxBytes: 2 ** 30 });
+        const r = validateInventory(text, { filename: 'cloud.json', maxBytes: 2 ** 30 });
         if (!r.ok) throw new Error(JSON.stringify(r.diagnostics.slice(0, 3)));
         providers = r.store.providerCount;
         store = r.store;
@@ -89,7 +89,7 @@ for (const nodes of SIZES) {
   const located =
     nodes <= 10000
       ? timeOnce(() => {
-          if (!safeParseDocument(text, { filename: 'cloud.json', maxBytes: 2 ** 30 }).ok)
+          if (!validateDocument(text, { filename: 'cloud.json', maxBytes: 2 ** 30 }).ok)
             throw new Error('unreadable');
         })
       : undefined;

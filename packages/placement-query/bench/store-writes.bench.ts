@@ -30,16 +30,15 @@
 //
 // STORE_WRITES_SECONDS (turns per server, default 5) and STORE_WRITES_CLIENTS
 // (default 4) choose the load.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { benchName, report, type TaskFigures } from '../../../scripts/bench-kit.js';
 import { dropSchema, ensurePostgres, POSTGRES_URL, schemaName } from '../../../test-support/postgres.js';
-import { PYTHON, pythonHasModules } from '../../../test-support/python.js';
+import { runSql } from '../../../test-support/postgres-roles.js';
+import { pythonHasModules } from '../../../test-support/python.js';
 import { startOracle } from '../test/support/oracle.js';
 import { startServer } from '../test/support/serve-process.js';
 
@@ -152,77 +151,13 @@ async function writeLoad(url: string, seconds: number, tag: string): Promise<Loa
   return { seconds: (performance.now() - began) / 1000, cycles, latencies, byKind, failures };
 }
 
-// Runs run-placement.py unchanged but for its database: the wrapper swaps the
-// connection in before Placement configures its database layer.
-const PLACEMENT_ON_URL = `
-import os, runpy, sys
-from placement import db_api
-configure = db_api.configure
-def configure_with_url(conf):
-    conf.set_override("connection", os.environ["PLACEMENT_BENCH_DB"], group="placement_database")
-    configure(conf)
-db_api.configure = configure_with_url
-sys.argv = [sys.argv[1], "0"]
-runpy.run_path(sys.argv[0], run_name="__main__")
-`;
-
-/** Placement 8.0 over the SQLAlchemy URL `db`, on a free loopback port (the handshake of test/support/oracle.ts). */
-async function startPlacementOn(db: string): Promise<{ url: string; stop(): Promise<unknown> }> {
-  const script = fileURLToPath(new URL('../test/support/run-placement.py', import.meta.url));
-  const child = spawn(PYTHON, ['-c', PLACEMENT_ON_URL, script], {
-    stdio: 'pipe',
-    env: { ...process.env, PLACEMENT_BENCH_DB: db },
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => {
-    stderr += String(d);
-  });
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(
-      () => reject(new Error(`Placement did not start: ${stderr.slice(-2000)}`)),
-      120_000,
-    );
-    child.stdout.on('data', (d) => {
-      out += String(d);
-      const m = /LISTENING (\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`Placement exited: ${stderr.slice(-2000)}`));
-    });
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      child.stdin.end();
-      const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(kill);
-    },
-  };
-}
-
 /** `POSTGRES_URL` pointed at another database, with `postgres:` spelled as SQLAlchemy wants it. */
 function sqlalchemyUrl(database: string): string {
   const u = new URL(POSTGRES_URL);
   return `postgresql+psycopg2://${u.username}${u.password ? `:${u.password}` : ''}@${u.host}/${database}`;
 }
 
-async function adminSql(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const adminSql = (sql: string) => runSql(pg.Client, POSTGRES_URL, sql);
 
 const dir = mkdtempSync(join(tmpdir(), 'placement-store-writes-'));
 const schema = schemaName('pq_writes');
@@ -261,7 +196,8 @@ if (placement.ok) {
       start: async () => {
         await adminSql(`CREATE DATABASE ${placementDb}`);
         placementDbCreated = true;
-        return startPlacementOn(sqlalchemyUrl(placementDb));
+        const o = await startOracle({ databaseUrl: sqlalchemyUrl(placementDb) });
+        return { url: o.url, stop: () => o.close() };
       },
     });
   } else skipped.push('Placement 8.0 on PostgreSQL: PostgreSQL unavailable');

@@ -1,5 +1,5 @@
 import { CONFIDENCE, claimMisspelling, type FileChecker } from '@stackspec/core';
-import { safeLoadInventory } from './model/inventory-file.js';
+import { validateInventory } from './model/inventory-file.js';
 
 function isMapping(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -14,7 +14,7 @@ const MARKERS = [{ key: 'providers', fits: (v: unknown) => isProviderList(v) && 
  * The checker contract for Placement inventory files: a mapping whose
  * `providers` list holds named providers (`CONFIDENCE.shape`); a close
  * misspelling of `providers` holding such a list is reported as one.
- * `check` loads the inventory as {@link safeLoadInventory} does; it reads
+ * `check` loads the inventory as {@link validateInventory} does; it reads
  * no other file and takes no options.
  *
  * @example
@@ -30,6 +30,6 @@ export const inventoryChecker: FileChecker = {
     return claimMisspelling(value, MARKERS);
   },
   check({ path, text }) {
-    return safeLoadInventory(text, { filename: path }).diagnostics;
+    return validateInventory(text, { filename: path }).diagnostics;
   },
 };

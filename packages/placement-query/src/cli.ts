@@ -40,7 +40,7 @@ import { type AggregateInfo, FlavorSchema, flavorToRequest } from './flavor.js';
 import { withHealthz } from './http/health.js';
 import { createPlacementHandler } from './http/service.js';
 import { MAX_MICROVERSION } from './microversion.js';
-import { loadInventory } from './model/inventory-file.js';
+import { parseInventory } from './model/inventory-file.js';
 import { applyPlan, inventoryPlan } from './model/plan.js';
 import { createProviderStore, type ProviderStore } from './model/store.js';
 import { parsePlacementQuery } from './parse.js';
@@ -90,7 +90,7 @@ function readInventoryText(io: CliIO, file: string, mb: number | undefined): str
 
 function loadStore(io: CliIO, file: string | undefined, mb?: number): ProviderStore {
   if (!file) return createProviderStore();
-  return loadInventory(readInventoryText(io, file, mb), { filename: file, ...maxBytesOf(mb) }).store;
+  return parseInventory(readInventoryText(io, file, mb), { filename: file, ...maxBytesOf(mb) }).store;
 }
 
 function endpointOf(value: string): QueryEndpoint {
@@ -148,7 +148,7 @@ const FlavorFileSchema = FlavorSchema.extend({
 
 function readFlavorFile(io: CliIO, file: string): z.output<typeof FlavorFileSchema> {
   const doc = parseDocument(readText(io, file), { filename: file });
-  const r = validateWithSchema(FlavorFileSchema, doc, { area: 'flavor' });
+  const r = validateWithSchema(FlavorFileSchema, doc, { area: 'placement-query/flavor' });
   if (!r.ok) {
     throw new ValidationError(undefined, {
       code: 'placement-query/invalid-flavor',
@@ -527,7 +527,7 @@ export async function runPlacementCli(
           ? {
               file,
               load: () =>
-                loadInventory(readInventoryText(io, file, opts.maxInventoryMb), {
+                parseInventory(readInventoryText(io, file, opts.maxInventoryMb), {
                   filename: file,
                   ...maxBytesOf(opts.maxInventoryMb),
                 }),
@@ -603,7 +603,7 @@ export async function runPlacementCli(
       token: string;
       format: 'text' | 'json';
     }) => {
-      const { inventory } = loadInventory(readInventoryText(io, opts.inventory, opts.maxInventoryMb), {
+      const { inventory } = parseInventory(readInventoryText(io, opts.inventory, opts.maxInventoryMb), {
         filename: opts.inventory,
         ...maxBytesOf(opts.maxInventoryMb),
       });
@@ -653,7 +653,7 @@ export async function runPlacementCli(
 
   addStoreCommands(program, io, {
     loadInventory: (file, mb) =>
-      loadInventory(readInventoryText(io, file, mb), { filename: file, ...maxBytesOf(mb) }).inventory,
+      parseInventory(readInventoryText(io, file, mb), { filename: file, ...maxBytesOf(mb) }).inventory,
     maxInventoryOption: {
       flags: `--${MAX_INVENTORY_MB} <mb>`,
       description: 'largest inventory file read, in MiB (default 10)',
@@ -663,7 +663,7 @@ export async function runPlacementCli(
 
   addExplainCommand(program, io, {
     loadInventory: (file, mb) =>
-      loadInventory(readInventoryText(io, file, mb), { filename: file, ...maxBytesOf(mb) }),
+      parseInventory(readInventoryText(io, file, mb), { filename: file, ...maxBytesOf(mb) }),
     parseQuery: (text, endpoint, microversion) => {
       const split = splitQuery(text);
       const at = split.endpoint ?? endpointOf(endpoint);

@@ -16,14 +16,12 @@ async function run(argv: string[]) {
   return { code, out: io.out(), err: io.err() };
 }
 
+/** `explain -i spec-example.yaml ARGS`: the inventory of the spec's example. */
+const explainExample = (...args: string[]) => run(['explain', '-i', 'spec-example.yaml', ...args]);
+
 describe('stackspec-placement explain', () => {
   it('names the stage that kept no tree and the providers it turned away, as text', async () => {
-    const r = await run([
-      'explain',
-      '-i',
-      'spec-example.yaml',
-      `resources=VCPU:16,DISK_GB:10&member_of=!${A}`,
-    ]);
+    const r = await explainExample(`resources=VCPU:16,DISK_GB:10&member_of=!${A}`);
     expect(r.code).toBe(0);
     expect(r.out.split('\n').slice(0, 7)).toEqual([
       `GET /allocation_candidates?resources=VCPU:16,DISK_GB:10&member_of=!${A}`,
@@ -39,7 +37,7 @@ describe('stackspec-placement explain', () => {
   });
 
   it('prints the explanation as JSON with -f json', async () => {
-    const r = await run(['explain', '-i', 'spec-example.yaml', 'resources=VCPU:1,DISK_GB:10', '-f', 'json']);
+    const r = await explainExample('resources=VCPU:1,DISK_GB:10', '-f', 'json');
     expect(r.code).toBe(0);
     const e = PlacementExplanationSchema.parse(JSON.parse(r.out));
     expect(e).toMatchObject({ endpoint: 'allocation_candidates', candidates: 4, returned: 4 });
@@ -47,14 +45,7 @@ describe('stackspec-placement explain', () => {
   });
 
   it('explains a /resource_providers query given by its path, with as many examples as asked', async () => {
-    const r = await run([
-      'explain',
-      '-i',
-      'spec-example.yaml',
-      `/resource_providers?member_of=!${A}&resources=VCPU:9`,
-      '--examples',
-      '1',
-    ]);
+    const r = await explainExample(`/resource_providers?member_of=!${A}&resources=VCPU:9`, '--examples', '1');
     expect(r.code).toBe(0);
     expect(r.out).toContain('✖ No providers: room for VCPU:9 kept none.');
     expect(r.out).toContain(
@@ -63,17 +54,12 @@ describe('stackspec-placement explain', () => {
   });
 
   it("answers a malformed query with Placement's 400, its parameter, and exit 1", async () => {
-    const r = await run(['explain', '-i', 'spec-example.yaml', 'resources=VCPU:0']);
+    const r = await explainExample('resources=VCPU:0');
     expect(r.code).toBe(1);
     expect(r.err).toBe(
       'error: Requested resource VCPU requires amount >= 1. Got: 0. (HTTP 400, parameter resources)\n',
     );
-    const unknown = await run([
-      'explain',
-      '-i',
-      'spec-example.yaml',
-      'resources=VCPU:1&required=CUSTOM_NOPE',
-    ]);
+    const unknown = await explainExample('resources=VCPU:1&required=CUSTOM_NOPE');
     expect(unknown.code).toBe(1);
     expect(unknown.err).toBe('error: No such trait(s): CUSTOM_NOPE. (HTTP 400, parameter required)\n');
   });
@@ -103,7 +89,7 @@ describe('stackspec-placement explain', () => {
   });
 
   it('refuses a format it does not have', async () => {
-    const r = await run(['explain', '-i', 'spec-example.yaml', 'resources=VCPU:1', '-f', 'table']);
+    const r = await explainExample('resources=VCPU:1', '-f', 'table');
     expect(r.code).toBe(2);
     expect(r.err).toContain("argument 'table' is invalid");
   });

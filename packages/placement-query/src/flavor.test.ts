@@ -85,10 +85,10 @@ describe('flavorToRequest', () => {
       },
     });
     expect(diagnostics.map((d) => [d.code, d.path])).toEqual([
-      ['flavor/invalid-resource-class', '/extra_specs/resources:VCPUS'],
-      ['flavor/invalid-amount', '/extra_specs/resources:VCPU'],
-      ['flavor/invalid-trait-value', '/extra_specs/trait:X'],
-      ['flavor/invalid-group-policy', '/extra_specs/group_policy'],
+      ['placement-query/flavor/invalid-resource-class', '/extra_specs/resources:VCPUS'],
+      ['placement-query/flavor/invalid-amount', '/extra_specs/resources:VCPU'],
+      ['placement-query/flavor/invalid-trait-value', '/extra_specs/trait:X'],
+      ['placement-query/flavor/invalid-group-policy', '/extra_specs/group_policy'],
     ]);
     expect(request.groups[0]?.resources).toEqual({ VCPU: 1, MEMORY_MB: 1 });
   });
@@ -110,7 +110,7 @@ describe('flavorToRequest', () => {
     // Nova's API refuses memory encryption without a UEFI image.
     expect(() => flavorToRequest(flavor)).toThrow(
       expect.objectContaining({
-        code: 'flavor/invalid-hardware',
+        code: 'placement-query/flavor/invalid-hardware',
         diagnostics: [expect.objectContaining({ path: '/extra_specs/hw:mem_encryption' })],
       }),
     );
@@ -139,7 +139,7 @@ describe('flavorToRequest', () => {
           vcpus: 4,
           extra_specs: { 'hw:cpu_policy': 'mixed', 'hw:cpu_dedicated_mask': mask },
         }),
-      ).toThrow(expect.objectContaining({ code: 'flavor/invalid-hardware' }));
+      ).toThrow(expect.objectContaining({ code: 'placement-query/flavor/invalid-hardware' }));
     }
   });
 
@@ -167,7 +167,7 @@ describe('flavorToRequest', () => {
     });
     expect(() =>
       flavorToRequest({ vcpus: 1, extra_specs: { 'hw:tpm_version': '1.2', 'hw:tpm_model': 'tpm-crb' } }),
-    ).toThrow(expect.objectContaining({ code: 'flavor/invalid-hardware' }));
+    ).toThrow(expect.objectContaining({ code: 'placement-query/flavor/invalid-hardware' }));
     expect(() =>
       flavorToRequest(
         { vcpus: 1, extra_specs: { 'os:secure_boot': 'required' } },
@@ -245,7 +245,7 @@ describe('flavorToRequest', () => {
       extra_specs: { 'resources1:VGPU': '1', 'resources2:VGPU': '1' },
     });
     expect(two.request.groupPolicy).toBeUndefined();
-    expect(two.diagnostics[0]?.code).toBe('flavor/missing-group-policy');
+    expect(two.diagnostics[0]?.code).toBe('placement-query/flavor/missing-group-policy');
   });
 
   it('rejects a malformed flavor with a located error', () => {

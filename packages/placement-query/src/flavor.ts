@@ -150,7 +150,7 @@ function pointer(key: string): string {
  * group_policy) come back as warnings, as do groups Placement will refuse
  * (two numbered groups without group_policy, a numbered group without
  * resources). Throws a `ValidationError` where Nova's API refuses the
- * flavor and image (`flavor/invalid-hardware`: an unknown CPU policy, a bad
+ * flavor and image (`placement-query/flavor/invalid-hardware`: an unknown CPU policy, a bad
  * mask, flavor and image in conflict, memory encryption without a UEFI
  * image…), for a malformed flavor or image (`placement-query/invalid-flavor`,
  * `placement-query/invalid-image`), and with
@@ -203,7 +203,7 @@ export function flavorToRequest(
       else
         warn(
           key,
-          'flavor/invalid-group-policy',
+          'placement-query/flavor/invalid-group-policy',
           `Invalid group_policy '${value}'. Valid values are 'none' and 'isolate'.`,
         );
       continue;
@@ -216,7 +216,7 @@ export function flavorToRequest(
       if (!(name.startsWith('CUSTOM_') || isStandardResourceClass(name))) {
         warn(
           key,
-          'flavor/invalid-resource-class',
+          'placement-query/flavor/invalid-resource-class',
           `Received an invalid ResourceClass '${name}' in extra_specs.`,
         );
         continue;
@@ -225,7 +225,7 @@ export function flavorToRequest(
       if (!amount.ok || amount.value < 0n) {
         warn(
           key,
-          'flavor/invalid-amount',
+          'placement-query/flavor/invalid-amount',
           `Resource amounts must be nonnegative integers. Received '${value}'`,
         );
         continue;
@@ -237,7 +237,7 @@ export function flavorToRequest(
       else
         warn(
           key,
-          'flavor/invalid-trait-value',
+          'placement-query/flavor/invalid-trait-value',
           `Only (required, forbidden) traits are supported. Received '${value}'.`,
         );
     } else {
@@ -248,7 +248,7 @@ export function flavorToRequest(
         for (const a of r.forbidden ?? []) group(suffix).forbiddenAggs.add(a);
       } catch (e) {
         if (!isStackspecError(e)) throw e;
-        warn(key, 'flavor/invalid-member-of', e.message);
+        warn(key, 'placement-query/flavor/invalid-member-of', e.message);
       }
     }
   }
@@ -350,7 +350,7 @@ export function flavorToRequest(
       // Nova sends such a group with an empty `resources$S`, which Placement refuses.
       diagnostics.push(
         createDiagnostic({
-          code: 'flavor/resourceless-group',
+          code: 'placement-query/flavor/resourceless-group',
           severity: 'warning',
           message: `The request group ${suffix} asks for traits or aggregates but no resources; Placement will refuse the query.`,
           path: pointer(`resources${suffix}`),
@@ -373,7 +373,7 @@ export function flavorToRequest(
     else {
       diagnostics.push(
         createDiagnostic({
-          code: 'flavor/missing-group-policy',
+          code: 'placement-query/flavor/missing-group-policy',
           severity: 'warning',
           message:
             'The flavor has more than one numbered request group but no group_policy; Placement will refuse the query.',

@@ -18,24 +18,7 @@ export {
   explainPlacementQuery,
   explainResourceProviders,
 } from './engine/explain.js';
-export type {
-  AllocationCandidatesExplanation,
-  EmptiedBy,
-  ExplainExample,
-  ExplainGroup,
-  ExplainStage,
-  PlacementExplanation,
-  ResourceProvidersExplanation,
-} from './engine/explain-schema.js';
-export {
-  AllocationCandidatesExplanationSchema,
-  EmptiedBySchema,
-  ExplainExampleSchema,
-  ExplainGroupSchema,
-  ExplainStageSchema,
-  PlacementExplanationSchema,
-  ResourceProvidersExplanationSchema,
-} from './engine/explain-schema.js';
+export * from './engine/explain-schema.js';
 export type { FormatExplanationOptions } from './engine/explain-text.js';
 export { formatExplanationText } from './engine/explain-text.js';
 export { listResourceProviders } from './engine/providers.js';
@@ -61,8 +44,7 @@ export type { StageId } from './engine/stages.js';
 export { StageIdSchema } from './engine/stages.js';
 export type { PlacementErrorCode, QueryErrorInit } from './errors.js';
 export { PLACEMENT_ERROR_CODES, queryError } from './errors.js';
-export type { AggregateInfo, FlavorInput, FlavorRequestOptions, FlavorRequestResult } from './flavor.js';
-export { FlavorSchema, flavorToRequest } from './flavor.js';
+export * from './flavor.js';
 export { EXPLAIN_HEADER } from './http/explain.js';
 export type { PlacementHandler, PlacementServiceOptions } from './http/service.js';
 export { createPlacementHandler } from './http/service.js';
@@ -76,24 +58,23 @@ export {
 export type {
   InventoryFile,
   InventoryProviderEntry,
-  LoadInventoryOptions,
-  LoadInventoryResult,
+  ParseInventoryOptions,
   ResolvedConsumer,
   ResolvedInventory,
   ResolvedProvider,
+  ValidateInventoryResult,
 } from './model/inventory-file.js';
 export {
   applyInventory,
   InventoryConsumerSchema,
   InventoryFileSchema,
   InventoryProviderSchema,
-  loadInventory,
+  parseInventory,
   resolveInventory,
-  safeLoadInventory,
   uuidFromName,
+  validateInventory,
 } from './model/inventory-file.js';
-export type { PlacementSend, PlanStep } from './model/plan.js';
-export { applyPlan, inventoryPlan, PlanStepError, wipePlacement } from './model/plan.js';
+export * from './model/plan.js';
 export type {
   CapacityColumns,
   CapacityEntry,
@@ -115,35 +96,9 @@ export {
 } from './model/store.js';
 export type { ImageProperties } from './nova-hardware.js';
 export { ImagePropertiesSchema } from './nova-hardware.js';
-export type { MemberOfValue, QueryParseResult, TraitsValue } from './parse.js';
-export {
-  parseAllocationCandidatesQuery,
-  parseMemberOfValue,
-  parsePlacementQuery,
-  parseResourceProvidersQuery,
-  parseResourcesValue,
-  parseTraitsValue,
-  safeParsePlacementQuery,
-} from './parse.js';
+export * from './parse.js';
 export type { QueryInput } from './query-params.js';
 export { QueryParams } from './query-params.js';
-export type {
-  AllocationCandidatesRequest,
-  PlacementQuery,
-  QueryEndpoint,
-  RequestGroup,
-  ResourceAmounts,
-  ResourceProvidersRequest,
-  RootRequired,
-} from './request.js';
-export {
-  AllocationCandidatesRequestSchema,
-  MicroversionTextSchema,
-  PlacementQuerySchema,
-  RequestGroupSchema,
-  ResourceAmountsSchema,
-  ResourceProvidersRequestSchema,
-  RootRequiredSchema,
-} from './request.js';
+export * from './request.js';
 export { normalizePlacementQuery, serializePlacementQuery } from './serialize.js';
 export type { PlacementStore, StoreHealth, WriteIntent, WriteLocks } from './store/types.js';

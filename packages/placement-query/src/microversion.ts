@@ -3,10 +3,10 @@ import {
   formatMicroversion,
   type HeaderSource,
   type Microversion,
-  parseMicroversion,
   pyInt,
   readMicroversionHeader,
   ValidationError,
+  validateMicroversion,
 } from '@stackspec/core';
 
 /** Oldest microversion Placement serves. */
@@ -74,7 +74,7 @@ export function toMicroversion(version: Microversion | string): Microversion {
   if (version === 'latest') return { major: 1, minor: MAX_MINOR };
   const v =
     typeof version === 'string'
-      ? parseMicroversion(version)
+      ? validateMicroversion(version).value
       : typeof version === 'object' && version !== null
         ? version
         : undefined;

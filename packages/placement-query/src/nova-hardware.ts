@@ -42,13 +42,13 @@ function pointer(key: string): string {
   return `/extra_specs/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
 }
 
-/** A flavor (and image) Nova's API would refuse: `flavor/invalid-hardware` at the extra spec. */
+/** A flavor (and image) Nova's API would refuse: `placement-query/flavor/invalid-hardware` at the extra spec. */
 export function hardwareError(key: string, message: string, hint?: string): ValidationError {
   return new ValidationError(message, {
-    code: 'flavor/invalid-hardware',
+    code: 'placement-query/flavor/invalid-hardware',
     diagnostics: [
       createDiagnostic({
-        code: 'flavor/invalid-hardware',
+        code: 'placement-query/flavor/invalid-hardware',
         message,
         path: pointer(key),
         ...(hint ? { hint } : {}),

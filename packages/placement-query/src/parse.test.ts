@@ -7,7 +7,7 @@ import {
   parseResourceProvidersQuery,
   parseResourcesValue,
   parseTraitsValue,
-  safeParsePlacementQuery,
+  validatePlacementQuery,
 } from './parse.js';
 
 const A = '11111111-1111-1111-1111-111111111111';
@@ -367,16 +367,23 @@ describe('parseAllocationCandidatesQuery', () => {
   });
 });
 
-describe('safeParsePlacementQuery', () => {
+describe('validatePlacementQuery', () => {
   it('returns the request or the error', () => {
-    expect(safeParsePlacementQuery('resource_providers', 'name=x', '1.0')).toMatchObject({ ok: true });
-    const r = safeParsePlacementQuery('allocation_candidates', 'x=1', '1.39');
+    expect(validatePlacementQuery('resource_providers', 'name=x', '1.0')).toMatchObject({
+      ok: true,
+      diagnostics: [],
+    });
+    const r = validatePlacementQuery('allocation_candidates', 'x=1', '1.39');
     expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.diagnostics.length).toBeGreaterThan(0);
+    expect(r.diagnostics).toEqual(r.error.diagnostics);
+    expect(r.diagnostics[0]?.code).toMatch(/^placement-query\//);
   });
 
   it('returns a bad microversion as our error instead of throwing', () => {
     for (const version of ['2.0', '1.40', 'one']) {
-      const r = safeParsePlacementQuery('resource_providers', 'name=x', version);
+      const r = validatePlacementQuery('resource_providers', 'name=x', version);
       expect(r).toMatchObject({
         ok: false,
         error: { status: 400, code: 'placement-query/invalid-microversion' },
@@ -415,7 +422,7 @@ describe('safeParsePlacementQuery', () => {
           'allocation_candidates' | 'resource_providers'
         >,
         (pairs, minor, endpoint) => {
-          const r = safeParsePlacementQuery(endpoint, pairs, `1.${minor}`);
+          const r = validatePlacementQuery(endpoint, pairs, `1.${minor}`);
           if (!r.ok) {
             expect([400, 404]).toContain(r.error.status);
             expect(r.error.diagnostics.length).toBe(1);

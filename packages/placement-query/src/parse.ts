@@ -1,5 +1,6 @@
 import {
   compilePythonRegex,
+  type Diagnostic,
   didYouMean,
   isStackspecError,
   isUuidLike,
@@ -35,8 +36,13 @@ const GROUP_PAT_1_33 = '[a-zA-Z0-9_-]{1,64}';
 const GROUP_PREFIXES = ['resources', 'required', 'member_of', 'in_tree'] as const;
 type GroupPrefix = (typeof GROUP_PREFIXES)[number];
 
-/** Outcome of the `safeParse…` functions: the typed request, or Placement's 400 as a core `ValidationError`. */
-export type QueryParseResult<T> = { ok: true; request: T } | { ok: false; error: StackspecError };
+/**
+ * Outcome of {@link validatePlacementQuery}: the typed request, or Placement's
+ * 400 as a core `ValidationError` (`error`) whose diagnostics are also given.
+ */
+export type ValidateQueryResult<T> =
+  | { ok: true; request: T; diagnostics: Diagnostic[] }
+  | { ok: false; error: StackspecError; diagnostics: Diagnostic[] };
 
 // ---------------------------------------------------------------------------
 // The JSON-schema step Placement runs first. Only the outcome matters to us:
@@ -732,15 +738,15 @@ export function parsePlacementQuery(
 }
 
 /** Like {@link parsePlacementQuery}, but returns Placement's error instead of throwing it. */
-export function safeParsePlacementQuery(
+export function validatePlacementQuery(
   endpoint: QueryEndpoint,
   query: QueryInput,
   microversion: Microversion | string,
-): QueryParseResult<PlacementQuery> {
+): ValidateQueryResult<PlacementQuery> {
   try {
-    return { ok: true, request: parsePlacementQuery(endpoint, query, microversion) };
+    return { ok: true, request: parsePlacementQuery(endpoint, query, microversion), diagnostics: [] };
   } catch (error) {
-    if (isStackspecError(error)) return { ok: false, error };
+    if (isStackspecError(error)) return { ok: false, error, diagnostics: error.diagnostics };
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 import { isStackspecError } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parsePlacementQuery, safeParsePlacementQuery } from './parse.js';
+import { parsePlacementQuery, validatePlacementQuery } from './parse.js';
 import type { AllocationCandidatesRequest, ResourceProvidersRequest } from './request.js';
 import { normalizePlacementQuery, serializePlacementQuery } from './serialize.js';
 
@@ -267,7 +267,7 @@ describe('serializePlacementQuery', () => {
         fc.array(fc.tuple(key, value), { maxLength: 8 }),
         fc.integer({ min: 10, max: 39 }),
         (pairs, minor) => {
-          const r = safeParsePlacementQuery('allocation_candidates', pairs, `1.${minor}`);
+          const r = validatePlacementQuery('allocation_candidates', pairs, `1.${minor}`);
           if (!r.ok) return;
           const again = parsePlacementQuery(
             'allocation_candidates',

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oracleAvailable } from '../../../test-support/python.js';
 import { createPlacementHandler } from '../src/http/service.js';
-import { type ResolvedInventory, resolveInventory, safeLoadInventory } from '../src/model/inventory-file.js';
+import { type ResolvedInventory, resolveInventory, validateInventory } from '../src/model/inventory-file.js';
 import { applyPlan, inventoryPlan, wipePlacement } from '../src/model/plan.js';
 import { createProviderStore, SHARING_TRAIT } from '../src/model/store.js';
 import { compare, messageOf, type Verdict } from './support/compare.js';
@@ -23,7 +23,7 @@ const differences = JSON.parse(
 const INTENDED = new Set(differences.differences.map((d) => d.id));
 
 function resolve(text: string): ResolvedInventory {
-  const r = safeLoadInventory(text);
+  const r = validateInventory(text);
   if (!r.ok) throw new Error(JSON.stringify(r.diagnostics));
   return r.inventory;
 }

@@ -14,7 +14,7 @@ import {
   type FlavorRequestOptions,
   flavorToRequest,
 } from '../src/flavor.js';
-import { safeParsePlacementQuery } from '../src/parse.js';
+import { validatePlacementQuery } from '../src/parse.js';
 import type { PlacementQuery } from '../src/request.js';
 import { normalizePlacementQuery, serializePlacementQuery } from '../src/serialize.js';
 import { chance, int, pick, type Random, seeded } from './support/generate.js';
@@ -187,7 +187,7 @@ describe.runIf(oracleAvailable('nova', ['nova.scheduler.utils']))('flavorToReque
       const label = `#${i} ${JSON.stringify(c.flavor.extra_specs)} image ${JSON.stringify(c.image)}`;
       if (nova.error) {
         refusals.set(nova.error, (refusals.get(nova.error) ?? 0) + 1);
-        if (mine.error?.code === 'flavor/invalid-hardware') tally.refused += 1;
+        if (mine.error?.code === 'placement-query/flavor/invalid-hardware') tally.refused += 1;
         else
           differences.push(
             `${label}\n  Nova refuses (${nova.error}: ${nova.message}); ours: ${mine.error?.message ?? 'a request'}`,
@@ -198,11 +198,7 @@ describe.runIf(oracleAvailable('nova', ['nova.scheduler.utils']))('flavorToReque
         differences.push(`${label}\n  Nova: ${nova.query}; ours refuses: ${mine.error?.message}`);
         return;
       }
-      const theirs = safeParsePlacementQuery(
-        'allocation_candidates',
-        nova.query as string,
-        NOVA_MICROVERSION,
-      );
+      const theirs = validatePlacementQuery('allocation_candidates', nova.query as string, NOVA_MICROVERSION);
       let text: string;
       try {
         text = serializePlacementQuery(mine.result.request);
@@ -214,7 +210,7 @@ describe.runIf(oracleAvailable('nova', ['nova.scheduler.utils']))('flavorToReque
         differences.push(`${label}\n  ours cannot be written: ${(e as Error).message}; Nova: ${nova.query}`);
         return;
       }
-      const back = safeParsePlacementQuery('allocation_candidates', text, NOVA_MICROVERSION);
+      const back = validatePlacementQuery('allocation_candidates', text, NOVA_MICROVERSION);
       if (!theirs.ok || !back.ok) {
         differences.push(`${label}\n  Nova ${nova.query} / ours ${text}: one does not parse`);
         return;

@@ -7,7 +7,7 @@ import { type RunningServer, startServer } from '@stackspec/core/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oracleAvailable } from '../../../test-support/python.js';
 import { createPlacementHandler } from '../src/http/service.js';
-import { loadInventory } from '../src/model/inventory-file.js';
+import { parseInventory } from '../src/model/inventory-file.js';
 
 const run = promisify(execFile);
 const AGG_A = '0000000a-0000-4000-8000-00000000000a';
@@ -18,7 +18,7 @@ describe.runIf(oracleAvailable('osc-placement', ['osc_placement', 'openstackclie
   () => {
     let server: RunningServer;
     const handler = createPlacementHandler({
-      store: loadInventory(
+      store: parseInventory(
         readFileSync(new URL('../src/fixtures/spec-example.yaml', import.meta.url), 'utf8'),
       ).store,
     });

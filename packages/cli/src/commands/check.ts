@@ -32,13 +32,13 @@ interface CheckOptions {
 
 /** A checker that crashed on a file: the run says nothing reliable about it. */
 function crashed(report: CheckReport): boolean {
-  return report.files.some((f) => f.diagnostics.some((d) => d.code === 'check/internal'));
+  return report.files.some((f) => f.diagnostics.some((d) => d.code === 'stackspec/check/internal'));
 }
 
 /**
  * Adds `stackspec check PATHS…` to a program. Exit codes: 0 clean, 1
  * errors (or more warnings than `--max-warnings`), 2 a bad command line or
- * a checker that crashed (`check/internal`: a failure of the tool itself,
+ * a checker that crashed (`stackspec/check/internal`: a failure of the tool itself,
  * reported on its file like any other problem).
  */
 export function addCheckCommand(

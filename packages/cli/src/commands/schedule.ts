@@ -56,6 +56,13 @@ export function formatScheduleText(r: ScheduleResult, flavorName: string, c: Col
     out.push(formatDiagnostics(r.requestDiagnostics, { colors: c, summary: false }));
 
   out.push('', c.bold('3. Allocation candidates'));
+  if (r.candidateDiagnostics.some((d) => d.severity === 'error')) {
+    out.push(bad('the Placement engine gave up on this request'));
+    out.push(formatDiagnostics(r.candidateDiagnostics, { colors: c, summary: false }));
+    return out.join('\n');
+  }
+  if (r.candidateDiagnostics.length)
+    out.push(formatDiagnostics(r.candidateDiagnostics, { colors: c, summary: false }));
   // Why Placement answers what it does: always when nothing fits, on --explain otherwise.
   const why = r.explanation
     ? formatExplanationText(r.explanation, { colors: c, header: false, verdict: false, indent: '  ' })

@@ -9,7 +9,7 @@ import {
   createMemoryFlavorStore,
   type ExtraSpecRegistry,
 } from '@stackspec/extra-spec-validators';
-import { loadInventory, type ResolvedInventory } from '@stackspec/placement-query';
+import { parseInventory, type ResolvedInventory } from '@stackspec/placement-query';
 import type { PgliteDatabase, SqlPlacementStore } from '@stackspec/placement-query/pglite';
 import type { Command } from 'commander';
 import { Option } from 'commander';
@@ -93,7 +93,7 @@ export async function serveStackspec(options: ServeStackspecOptions = {}): Promi
   const loaded = options.inventory
     ? {
         file: options.inventory.filename,
-        ...loadInventory(options.inventory.text, { filename: options.inventory.filename }),
+        ...parseInventory(options.inventory.text, { filename: options.inventory.filename }),
       }
     : options.cloud?.inventory
       ? {

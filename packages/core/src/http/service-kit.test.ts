@@ -5,7 +5,7 @@
 // same way and have their own suites.
 import { describe, expect, it } from 'vitest';
 import { ConflictError, isStackspecError } from '../errors.js';
-import { formatMicroversion, type Microversion, parseMicroversion } from '../vocabulary/microversion.js';
+import { formatMicroversion, type Microversion, validateMicroversion } from '../vocabulary/microversion.js';
 import { jsonResponse } from './json.js';
 import { createRequestId, REQUEST_ID_HEADER } from './request-id.js';
 import {
@@ -20,8 +20,9 @@ const gate: MicroversionGate = {
   negotiate(request) {
     const asked = request.headers.get('x-version');
     if (asked === null) return { ok: true, version: { major: 1, minor: 0 } };
-    const version = parseMicroversion(asked);
-    if (!version) return { ok: false, status: 400, message: `Bad version ${asked}.` };
+    const parsed = validateMicroversion(asked);
+    if (!parsed.ok) return { ok: false, status: 400, message: `Bad version ${asked}.` };
+    const version = parsed.value;
     if (version.major !== 1 || version.minor > 9) {
       return { ok: false, status: 406, message: `Unsupported ${asked}.`, headers: { 'x-max': '1.9' } };
     }

@@ -5,7 +5,7 @@
 // a service lists its checks in its own order and the kit runs them: the
 // checks are the same code everywhere, the order is the service's.
 import { isStackspecError, SpecError } from '../errors.js';
-import { compareMicroversions, type Microversion, parseMicroversion } from '../vocabulary/microversion.js';
+import { compareMicroversions, type Microversion, validateMicroversion } from '../vocabulary/microversion.js';
 import { DEFAULT_MAX_BODY_BYTES, declaredContentLength, readBodyBytes } from './body.js';
 import { errorResponse } from './error-bodies.js';
 import { parseJsonBytes, type ReadJsonBodyOptions } from './json.js';
@@ -171,13 +171,13 @@ interface CompiledRoute {
 
 function minimumOf(text: string | undefined, where: string): Microversion | undefined {
   if (text === undefined) return undefined;
-  const version = parseMicroversion(text);
-  if (!version) {
+  const parsed = validateMicroversion(text);
+  if (!parsed.ok) {
     throw new SpecError(`The oldest version of ${where} must look like 1.10, but it is "${text}".`, {
       code: 'http/bad-route',
     });
   }
-  return version;
+  return parsed.value;
 }
 
 class Call implements ServiceCall {

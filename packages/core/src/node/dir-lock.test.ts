@@ -1,19 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
-import { createRequire } from 'node:module';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TSX_LOADER } from '../../../../test-support/bin.js';
+import { tempDirForFile } from '../../../../test-support/temp-dir.js';
 import { isStackspecError } from '../errors.js';
 import {
   DIR_LOCK_FILE,
@@ -24,22 +16,20 @@ import {
   readDirLockHolder,
 } from './dir-lock.js';
 
-let root: string;
+const root = tempDirForFile('stackspec-lock-');
 let n = 0;
 const held: DirLock[] = [];
 const children: ChildProcess[] = [];
 
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'stackspec-lock-'));
-  writeFileSync(join(root, 'child.mjs'), CHILD);
+  writeFileSync(join(root(), 'child.mjs'), CHILD);
 });
 afterEach(() => {
   for (const lock of held.splice(0)) lock.release();
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const fresh = () => join(root, `d${++n}`);
+const fresh = () => join(root(), `d${++n}`);
 const take = (dir: string, options: Parameters<typeof lockDirectory>[1] = {}) => {
   const lock = lockDirectory(dir, options);
   held.push(lock);
@@ -98,9 +88,6 @@ process.stdin.on('data', () => {
 process.stdin.on('end', () => process.exit(0));
 process.stdout.write('ready\\n');
 `;
-const TSX_LOADER = pathToFileURL(
-  join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/loader.mjs'),
-).href;
 
 interface Outcome {
   pid: number;
@@ -118,7 +105,7 @@ interface Child {
 }
 
 function startChild(dir: string): Child {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(root, 'child.mjs'), dir], {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(root(), 'child.mjs'), dir], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   children.push(child);
@@ -285,7 +272,7 @@ describe('lockDirectory', () => {
   });
 
   it('reports a directory it cannot create as unwritable', () => {
-    const file = join(root, 'a-file');
+    const file = join(root(), 'a-file');
     writeFileSync(file, '');
     const e = lockError(() => take(join(file, 'db')));
     expect(e.code).toBe('fs/unwritable');

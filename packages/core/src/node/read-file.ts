@@ -112,7 +112,7 @@ function boundOf(options: { maxBytes?: number }): number {
  * @example
  * const r = readTextFile('flavors.yaml', { maxBytes: 1024 * 1024 });
  * if (!r.ok) return [r.diagnostic];
- * const doc = safeParseDocument(r.text, { filename: 'flavors.yaml' });
+ * const doc = validateDocument(r.text, { filename: 'flavors.yaml' });
  */
 export function readTextFile(path: string, options: ReadTextFileOptions = {}): ReadTextFileResult {
   const max = boundOf(options);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { PY_INT_INVALID_LITERALS } from '../../../../test-support/python-samples.js';
 import { PY_INT_MAX_DIGITS, pyDecimalValue, pyInt } from './int.js';
 
 const int = (text: string) => {
@@ -26,37 +27,7 @@ describe('pyInt', () => {
     expect(int(text)).toBe(expected);
   });
 
-  it.each([
-    '',
-    ' ',
-    '+',
-    '1.5',
-    '1 2',
-    '2.0',
-    '.5',
-    '1e3',
-    '0x10',
-    '0o7',
-    '0b1',
-    '1 000',
-    '1,000',
-    '1__0',
-    '_1',
-    '1_',
-    '+_1',
-    '- 1',
-    'cow',
-    '\u00b2',
-    '\u00bd',
-    '\u216b',
-    '\u1369',
-    '\ufeff5',
-    '\u200b5',
-    '\u001c5',
-    '5\u001f',
-    '1\u0000',
-    '1\u0301',
-  ])('refuses %j with the message Python gives', (text) => {
+  it.each(PY_INT_INVALID_LITERALS)('refuses %j with the message Python gives', (text) => {
     const r = pyInt(text);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.message).toMatch(/^invalid literal for int\(\) with base 10: ['"]/);

@@ -130,7 +130,11 @@ describe('createLazyDatabase', () => {
     const o = opener();
     const lazy = createLazyDatabase(o.open);
     await lazy.close();
-    await expect(lazy.get()).rejects.toThrow('the store is closed');
+    await expect(lazy.get()).rejects.toMatchObject({
+      status: 503,
+      code: 'store/closed',
+      message: 'The store is closed.',
+    });
     expect(o.calls).toEqual({ opened: 0, closed: 0, fail: false });
   });
 

@@ -2,6 +2,7 @@
 // locking between processes: two processes on one directory corrupt it. So
 // the directory is locked (core's lockDirectory) before the database opens,
 // and released only once it has closed.
+import { HttpError } from '../errors.js';
 import { lockDirectory } from '../node/dir-lock.js';
 
 /** Something that can be closed, such as a PGlite instance. */
@@ -78,7 +79,7 @@ export interface LazyDatabase<D> {
  * Opens a database when it is first needed, once: calls that come while it
  * opens wait for the same opening, and a failed opening is tried again by
  * the next call (the process holding a lock may have stopped meanwhile).
- * After `close`, `get` rejects with an `Error` "the store is closed" rather
+ * After `close`, `get` rejects with an `HttpError` 503 (`store/closed`) rather
  * than opening again (which would take a directory's lock that nothing
  * would release). With `given`, that database is used as it is and never
  * closed.
@@ -94,7 +95,10 @@ export function createLazyDatabase<D>(
   return {
     async get() {
       if (opened) return opened.db;
-      if (closed) throw new Error('the store is closed');
+      if (closed) {
+        // A request that arrives while the server shuts down: unavailable, not a bug.
+        throw new HttpError(503, 'The store is closed.', { code: 'store/closed' });
+      }
       opening ??= open().then(
         (d) => {
           opened = d;

@@ -7,20 +7,34 @@ import {
   negotiateMicroversion,
   parseMicroversion,
   readMicroversionHeader,
+  validateMicroversion,
 } from './microversion.js';
 
-describe('parseMicroversion', () => {
+describe('validateMicroversion and parseMicroversion', () => {
   it.each([
     ['1.32', { major: 1, minor: 32 }],
     ['2.0', { major: 2, minor: 0 }],
-    ['1.05', undefined],
-    ['latest', undefined],
-    [' 1.2', undefined],
-    ['1', undefined],
-    ['1.2.3', undefined],
-    ['a.b', undefined],
-  ])('%j → %j', (text, expected) => {
+  ])('reads %j as %j', (text, expected) => {
+    expect(validateMicroversion(text)).toEqual({ ok: true, value: expected, diagnostics: [] });
     expect(parseMicroversion(text)).toEqual(expected);
+  });
+
+  it.each(['1.05', 'latest', ' 1.2', '1', '1.2.3', 'a.b'])('refuses %j with microversion/invalid', (text) => {
+    const r = validateMicroversion(text);
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'microversion/invalid',
+        message: expect.stringContaining(JSON.stringify(text)),
+      }),
+    ]);
+    expect(() => parseMicroversion(text)).toThrow(
+      expect.objectContaining({ code: 'microversion/invalid', status: 400 }),
+    );
+  });
+
+  it('refuses a value that is not a string without crashing', () => {
+    expect(validateMicroversion(1.2 as unknown as string).ok).toBe(false);
   });
 
   it('formats and compares numerically, not lexically', () => {
@@ -29,7 +43,9 @@ describe('parseMicroversion', () => {
     expect(compareMicroversions('1.9', '1.10')).toBeLessThan(0);
     expect(compareMicroversions('2.1', '1.99')).toBeGreaterThan(0);
     expect(isAtLeast({ major: 1, minor: 32 }, '1.32')).toBe(true);
-    expect(() => compareMicroversions('x', '1.0')).toThrow(TypeError);
+    expect(() => compareMicroversions('x', '1.0')).toThrow(
+      expect.objectContaining({ code: 'microversion/invalid' }),
+    );
   });
 
   it('validates with a schema', () => {

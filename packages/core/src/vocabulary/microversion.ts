@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isPySpace, pyStrip } from '../python.js';
+import { invalidResult, unwrapResult, type ValidationResult } from '../result.js';
 
 /** A parsed API microversion `major.minor`. */
 export interface Microversion {
@@ -10,14 +11,24 @@ export interface Microversion {
 const VERSION = /^([1-9][0-9]*|0)\.([1-9][0-9]*|0)$/;
 
 /**
- * Parses `"1.32"` into `{ major: 1, minor: 32 }`. Returns `undefined` for
- * anything else, including `latest` (see {@link negotiateMicroversion}),
+ * Reads `"1.32"` as `{ major: 1, minor: 32 }`. Anything else fails with code
+ * `microversion/invalid`, including `latest` (see {@link negotiateMicroversion}),
  * leading zeros (`1.05`) and surrounding spaces.
  */
-export function parseMicroversion(text: string): Microversion | undefined {
-  const m = VERSION.exec(text);
-  if (!m) return undefined;
-  return { major: Number(m[1]), minor: Number(m[2]) };
+export function validateMicroversion(text: string): ValidationResult<Microversion> {
+  const m = typeof text === 'string' ? VERSION.exec(text) : null;
+  if (!m) {
+    return invalidResult({
+      code: 'microversion/invalid',
+      message: `${JSON.stringify(String(text))} is not a microversion: expected major.minor such as 1.32.`,
+    });
+  }
+  return { ok: true, value: { major: Number(m[1]), minor: Number(m[2]) }, diagnostics: [] };
+}
+
+/** Like {@link validateMicroversion}, but returns the version or throws a `ValidationError`. */
+export function parseMicroversion(text: string): Microversion {
+  return unwrapResult(validateMicroversion(text));
 }
 
 /** Formats a microversion as `major.minor`. */
@@ -25,11 +36,14 @@ export function formatMicroversion(v: Microversion): string {
   return `${v.major}.${v.minor}`;
 }
 
-/** Negative, zero or positive as `a` is older than, equal to or newer than `b`. Strings are parsed first. */
+/**
+ * Negative, zero or positive as `a` is older than, equal to or newer than `b`.
+ * Strings are parsed first; one that is not a microversion throws a
+ * `ValidationError` (`microversion/invalid`).
+ */
 export function compareMicroversions(a: Microversion | string, b: Microversion | string): number {
   const pa = typeof a === 'string' ? parseMicroversion(a) : a;
   const pb = typeof b === 'string' ? parseMicroversion(b) : b;
-  if (!pa || !pb) throw new TypeError(`Not a microversion: ${!pa ? String(a) : String(b)}`);
   return pa.major - pb.major || pa.minor - pb.minor;
 }
 
@@ -39,11 +53,9 @@ export function isAtLeast(version: Microversion, minimum: Microversion | string)
 }
 
 /** A microversion string such as `1.32`, or `latest`. */
-export const MicroversionSchema = z
-  .string()
-  .refine((s) => s === 'latest' || parseMicroversion(s) !== undefined, {
-    message: 'must look like 1.32 or be latest',
-  });
+export const MicroversionSchema = z.string().refine((s) => s === 'latest' || validateMicroversion(s).ok, {
+  message: 'must look like 1.32 or be latest',
+});
 
 /** Where a service reads the version a client asks for. */
 export interface MicroversionHeaderOptions {
@@ -148,10 +160,7 @@ export type NegotiateResult =
     };
 
 function asVersion(v: Microversion | string): Microversion {
-  if (typeof v !== 'string') return v;
-  const p = parseMicroversion(v);
-  if (!p) throw new TypeError(`Not a microversion: ${v}`);
-  return p;
+  return typeof v === 'string' ? parseMicroversion(v) : v;
 }
 
 /**
@@ -169,8 +178,9 @@ export function negotiateMicroversion(headers: HeaderSource, options: NegotiateO
   }
   const latest = options.latest === 'any-case' ? requested.toLowerCase() : requested;
   if (latest === 'latest') return { ok: true, version: max, requested };
-  const version = parseMicroversion(requested);
-  if (!version) return { ok: false, reason: 'invalid', requested, min, max };
+  const parsed = validateMicroversion(requested);
+  if (!parsed.ok) return { ok: false, reason: 'invalid', requested, min, max };
+  const version = parsed.value;
   if (compareMicroversions(version, min) < 0 || compareMicroversions(version, max) > 0) {
     return { ok: false, reason: 'unsupported', requested, version, min, max };
   }

@@ -1,4 +1,10 @@
-import { ConflictError, describeError, isStackspecError, type StackspecError } from '@stackspec/core';
+import {
+  ConflictError,
+  describeError,
+  isStackspecError,
+  type StackspecError,
+  ValidationError,
+} from '@stackspec/core';
 import {
   createSchemaMigrator,
   quoteIdent,
@@ -329,7 +335,14 @@ export function createSqlStore(driver: SqlDriver, options: SqlStoreOptions = {})
     list(opts: ListTemplatesOptions = {}) {
       return guarded(async () => {
         const key: SortKey = opts.sortKey ?? 'id';
-        if (!SORT_KEYS.includes(key)) throw new TypeError(`not a sort key: ${String(key)}`);
+        if (!SORT_KEYS.includes(key)) {
+          throw new ValidationError(
+            `${String(key)} is not a sort key: expected one of ${SORT_KEYS.join(', ')}.`,
+            {
+              code: 'deploy-templates/invalid-sort-key',
+            },
+          );
+        }
         const dir = opts.sortDir === 'desc' ? 'DESC' : 'ASC';
         const params: unknown[] = [];
         const where: string[] = [];

@@ -1,15 +1,43 @@
-import { defineExtraSpec, type ExtraSpecDefinition } from '../define.js';
+import type { ExtraSpecDefinition, ExtraSpecInput } from '../define.js';
+import { libvirtSpec } from './family.js';
 
 // Facts (names, value rules, releases) follow Nova's in-tree validators; the
 // wording is ours. Entries are in Nova's registration order, with keys that
 // replaced others placed right after them, so filtering by release gives the
 // order each release registered them in.
 
-const CPU_MAP = '\\^?\\d+((-\\d+)?(,\\^?\\d+(-\\d+)?)?)*';
-const LIBVIRT = ['libvirt'];
+/** Keys that only mean something when vCPUs are pinned. */
+const PINNED = { key: 'hw:cpu_policy', value: 'dedicated' };
 
-const topology = (part: 'sockets' | 'cores' | 'threads', per: string): ExtraSpecDefinition[] => [
-  defineExtraSpec({
+const CPU_MAP = '\\^?\\d+((-\\d+)?(,\\^?\\d+(-\\d+)?)?)*';
+
+/** The parts of the guest CPU topology: what each counts, and how a count of it is described. */
+const TOPOLOGY = [
+  {
+    part: 'sockets',
+    per: '',
+    description:
+      'Number of CPU sockets in the guest CPU topology. Left unset, the driver picks a ' +
+      'topology from the vCPU count.',
+  },
+  { part: 'cores', per: ' per socket', description: 'Number of cores per socket in the guest CPU topology.' },
+  { part: 'threads', per: ' per core', description: 'Number of threads per core in the guest CPU topology.' },
+] as const;
+type TopologyPart = (typeof TOPOLOGY)[number];
+
+/** The count of one part of the topology. */
+const topologyCount = ({ part, per, description }: TopologyPart): ExtraSpecDefinition =>
+  libvirtSpec({
+    name: `hw:cpu_${part}`,
+    description,
+    value: { type: 'int', min: 1, description: `Number of ${part}${per}.` },
+    status: { added: 'ussuri' },
+    imageProperty: `hw_cpu_${part}`,
+  });
+
+/** The upper bound on one part of the topology: its misspelt first name, then the name that replaced it. */
+const topologyMax = ({ part, per }: TopologyPart): ExtraSpecDefinition[] => [
+  libvirtSpec({
     name: `hw:max_cpu_${part}`,
     description:
       `Misspelt upper bound on guest CPU ${part}${per} that images may ask for through ` +
@@ -25,34 +53,55 @@ const topology = (part: 'sockets' | 'cores' | 'threads', per: string): ExtraSpec
         reason: 'The validator named the key the driver does not read (Launchpad bug 2120862).',
       },
     },
-    virtDrivers: LIBVIRT,
     imageProperty: `hw_cpu_max_${part}`,
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: `hw:cpu_max_${part}`,
     description:
       `Upper bound on the guest CPU ${part}${per} an image may request through ` +
       `\`\`hw_cpu_${part}\`\`; the driver picks a topology within this limit.`,
     value: { type: 'int', min: 1, description: `Largest number of CPU ${part}${per}.` },
     status: { added: 'flamingo', renamedFrom: `hw:max_cpu_${part}`, backported: ['30.3.0', '31.2.0'] },
-    virtDrivers: LIBVIRT,
     imageProperty: `hw_cpu_max_${part}`,
   }),
 ];
 
-/** The `hw:` keys: guest hardware and CPU/memory placement, mostly for libvirt. */
+/** What guest NUMA node `{num}` gets (`hw:numa_cpus.{num}`, `hw:numa_mem.{num}`), for uneven splits. */
+const numaNodeSpec = (
+  what: 'cpus' | 'mem',
+  description: string,
+  value: ExtraSpecInput['value'],
+): ExtraSpecDefinition =>
+  libvirtSpec({
+    name: `hw:numa_${what}.{num}`,
+    description,
+    parameters: [{ name: 'num', type: 'int', pattern: '\\d+', description: 'Guest NUMA node number.' }],
+    value,
+    status: { added: 'ussuri' },
+    history: [
+      {
+        until: 'wallaby',
+        name: `hw:numa_${what}.{id}`,
+        parameters: [{ name: 'id', type: 'int', pattern: '\\d+' }],
+        change: 'Xena renamed the placeholder from ``{id}`` to ``{num}``.',
+      },
+    ],
+    dependencies: [{ key: 'hw:numa_nodes' }],
+    imageProperty: `hw_numa_${what}.{num}`,
+  });
+
+/** The `hw:` keys: guest hardware and CPU/memory placement, all read by the libvirt driver. */
 export const HW_SPECS: readonly ExtraSpecDefinition[] = [
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:cpu_realtime',
     description:
       'Runs the guest vCPUs with a real-time scheduling policy on the host. Needs pinned CPUs ' +
       '(``hw:cpu_policy=dedicated``) and hosts set up for real-time work.',
     value: { type: 'bool', description: 'Whether vCPUs get real-time priority.' },
     status: { added: 'ussuri' },
-    virtDrivers: LIBVIRT,
-    dependencies: [{ key: 'hw:cpu_policy', value: 'dedicated' }],
+    dependencies: [PINNED],
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:cpu_realtime_mask',
     description:
       'Which vCPUs are *left out* of real-time scheduling, as a CPU list such as ``^0-1`` ' +
@@ -67,21 +116,19 @@ export const HW_SPECS: readonly ExtraSpecDefinition[] = [
         change: 'Victoria made the leading ``^`` optional.',
       },
     ],
-    virtDrivers: LIBVIRT,
     dependencies: [{ key: 'hw:cpu_realtime', value: 'true' }],
     imageProperty: 'hw_cpu_realtime_mask',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:hide_hypervisor_id',
     description:
       'Hides the hypervisor signature from the guest, which some GPU drivers need before they ' +
       'agree to run inside a virtual machine.',
     value: { type: 'bool', description: 'Whether to hide the hypervisor signature.' },
     status: { added: 'victoria', backported: ['21.1.2'] },
-    virtDrivers: LIBVIRT,
     imageProperty: 'img_hide_hypervisor_id',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:cpu_policy',
     description:
       'How guest vCPUs map to host CPUs. ``shared`` (the default) lets vCPUs float over the ' +
@@ -97,10 +144,9 @@ export const HW_SPECS: readonly ExtraSpecDefinition[] = [
         change: 'Victoria added ``mixed``.',
       },
     ],
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_cpu_policy',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:cpu_thread_policy',
     description:
       'How pinned vCPUs treat host hyper-threads (SMT siblings). ``prefer`` (the default) ' +
@@ -109,31 +155,28 @@ export const HW_SPECS: readonly ExtraSpecDefinition[] = [
       'siblings.',
     value: { type: 'str', enum: ['prefer', 'isolate', 'require'], description: 'The thread policy.' },
     status: { added: 'ussuri' },
-    virtDrivers: LIBVIRT,
-    dependencies: [{ key: 'hw:cpu_policy', value: 'dedicated' }],
+    dependencies: [PINNED],
     imageProperty: 'hw_cpu_thread_policy',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:emulator_threads_policy',
     description:
       "Where the hypervisor's own emulator threads of a pinned guest run: ``share`` puts them " +
       "on the host's shared CPU set, ``isolate`` reserves one extra dedicated host CPU for them.",
     value: { type: 'str', enum: ['isolate', 'share'], description: 'The emulator thread policy.' },
     status: { added: 'ussuri' },
-    virtDrivers: LIBVIRT,
-    dependencies: [{ key: 'hw:cpu_policy', value: 'dedicated' }],
+    dependencies: [PINNED],
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:cpu_dedicated_mask',
     description:
       'For ``hw:cpu_policy=mixed``: the vCPUs to pin, as a CPU list such as ``0-3,^2``. The other ' +
       'vCPUs float over shared host CPUs.',
     value: { type: 'str', pattern: CPU_MAP, description: 'A CPU list of guest vCPUs.' },
     status: { added: 'victoria' },
-    virtDrivers: LIBVIRT,
     dependencies: [{ key: 'hw:cpu_policy', value: 'mixed' }],
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:mem_page_size',
     description:
       'Size of the host memory pages backing guest RAM: ``small`` (the normal page size), ' +
@@ -145,21 +188,19 @@ export const HW_SPECS: readonly ExtraSpecDefinition[] = [
       description: 'A page size or one of the aliases.',
     },
     status: { added: 'ussuri' },
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_mem_page_size',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:locked_memory',
     description:
       'Locks guest memory in host RAM so it can never be swapped out, which some devices ' +
       'doing DMA need. Only allowed together with an explicit ``hw:mem_page_size``.',
     value: { type: 'bool', description: 'Whether guest memory is locked.' },
     status: { added: 'zed' },
-    virtDrivers: LIBVIRT,
     dependencies: [{ key: 'hw:mem_page_size' }],
     imageProperty: 'hw_locked_memory',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:numa_nodes',
     description:
       'Number of virtual NUMA nodes the guest sees. Each one is backed by a different host ' +
@@ -167,50 +208,21 @@ export const HW_SPECS: readonly ExtraSpecDefinition[] = [
       '``hw:numa_mem.N`` say otherwise.',
     value: { type: 'int', min: 1, description: 'Number of guest NUMA nodes.' },
     status: { added: 'ussuri' },
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_numa_nodes',
   }),
-  defineExtraSpec({
-    name: 'hw:numa_cpus.{num}',
-    description:
-      'The guest vCPUs that belong to guest NUMA node ``{num}``, as a CPU list such as ``0-3``. ' +
+  numaNodeSpec(
+    'cpus',
+    'The guest vCPUs that belong to guest NUMA node ``{num}``, as a CPU list such as ``0-3``. ' +
       'Set it for every node when CPUs cannot be split evenly.',
-    parameters: [{ name: 'num', type: 'int', pattern: '\\d+', description: 'Guest NUMA node number.' }],
-    value: { type: 'str', pattern: CPU_MAP, description: 'A CPU list of guest vCPUs.' },
-    status: { added: 'ussuri' },
-    history: [
-      {
-        until: 'wallaby',
-        name: 'hw:numa_cpus.{id}',
-        parameters: [{ name: 'id', type: 'int', pattern: '\\d+' }],
-        change: 'Xena renamed the placeholder from ``{id}`` to ``{num}``.',
-      },
-    ],
-    virtDrivers: LIBVIRT,
-    dependencies: [{ key: 'hw:numa_nodes' }],
-    imageProperty: 'hw_numa_cpus.{num}',
-  }),
-  defineExtraSpec({
-    name: 'hw:numa_mem.{num}',
-    description:
-      'Guest memory in MiB given to guest NUMA node ``{num}``. Set it for every node when ' +
+    { type: 'str', pattern: CPU_MAP, description: 'A CPU list of guest vCPUs.' },
+  ),
+  numaNodeSpec(
+    'mem',
+    'Guest memory in MiB given to guest NUMA node ``{num}``. Set it for every node when ' +
       'memory cannot be split evenly; the values must add up to the flavor RAM.',
-    parameters: [{ name: 'num', type: 'int', pattern: '\\d+', description: 'Guest NUMA node number.' }],
-    value: { type: 'int', min: 1, description: 'Memory in MiB.' },
-    status: { added: 'ussuri' },
-    history: [
-      {
-        until: 'wallaby',
-        name: 'hw:numa_mem.{id}',
-        parameters: [{ name: 'id', type: 'int', pattern: '\\d+' }],
-        change: 'Xena renamed the placeholder from ``{id}`` to ``{num}``.',
-      },
-    ],
-    virtDrivers: LIBVIRT,
-    dependencies: [{ key: 'hw:numa_nodes' }],
-    imageProperty: 'hw_numa_mem.{num}',
-  }),
-  defineExtraSpec({
+    { type: 'int', min: 1, description: 'Memory in MiB.' },
+  ),
+  libvirtSpec({
     name: 'hw:pci_numa_affinity_policy',
     description:
       'How closely PCI and SR-IOV devices must sit to the guest NUMA nodes. ``required``: only ' +
@@ -230,67 +242,36 @@ export const HW_SPECS: readonly ExtraSpecDefinition[] = [
         change: 'Wallaby added ``socket``.',
       },
     ],
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_pci_numa_affinity_policy',
   }),
-  defineExtraSpec({
-    name: 'hw:cpu_sockets',
-    description:
-      'Number of CPU sockets in the guest CPU topology. Left unset, the driver picks a ' +
-      'topology from the vCPU count.',
-    value: { type: 'int', min: 1, description: 'Number of sockets.' },
-    status: { added: 'ussuri' },
-    virtDrivers: LIBVIRT,
-    imageProperty: 'hw_cpu_sockets',
-  }),
-  defineExtraSpec({
-    name: 'hw:cpu_cores',
-    description: 'Number of cores per socket in the guest CPU topology.',
-    value: { type: 'int', min: 1, description: 'Number of cores per socket.' },
-    status: { added: 'ussuri' },
-    virtDrivers: LIBVIRT,
-    imageProperty: 'hw_cpu_cores',
-  }),
-  defineExtraSpec({
-    name: 'hw:cpu_threads',
-    description: 'Number of threads per core in the guest CPU topology.',
-    value: { type: 'int', min: 1, description: 'Number of threads per core.' },
-    status: { added: 'ussuri' },
-    virtDrivers: LIBVIRT,
-    imageProperty: 'hw_cpu_threads',
-  }),
-  ...topology('sockets', ''),
-  ...topology('cores', ' per socket'),
-  ...topology('threads', ' per core'),
-  defineExtraSpec({
+  ...TOPOLOGY.map(topologyCount),
+  ...TOPOLOGY.flatMap(topologyMax),
+  libvirtSpec({
     name: 'hw:boot_menu',
     description: 'Shows the firmware boot menu when the guest starts, so a console user can pick a device.',
     value: { type: 'bool', description: 'Whether to show the boot menu.' },
     status: { added: 'ussuri' },
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_boot_menu',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:vif_multiqueue_enabled',
     description:
       'Gives virtio network interfaces one queue per vCPU so network throughput scales with ' +
       'the CPU count. The guest kernel must support multi-queue virtio-net.',
     value: { type: 'bool', description: 'Whether to enable multi-queue.' },
     status: { added: 'yoga' },
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_vif_multiqueue_enabled',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:mem_encryption',
     description:
       'Encrypts guest memory with the host CPU (AMD SEV family), so the host cannot read it. ' +
       'Needs hosts with the feature and consumes a ``MEM_ENCRYPTION_CONTEXT`` resource.',
     value: { type: 'bool', description: 'Whether guest memory is encrypted.' },
     status: { added: 'ussuri' },
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_mem_encryption',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:mem_encryption_model',
     description:
       'Which memory encryption technology to use when ``hw:mem_encryption`` is on: plain SEV, ' +
@@ -308,20 +289,18 @@ export const HW_SPECS: readonly ExtraSpecDefinition[] = [
         change: 'Hibiscus added ``amd-sev-snp``.',
       },
     ],
-    virtDrivers: LIBVIRT,
     dependencies: [{ key: 'hw:mem_encryption', value: 'true' }],
     imageProperty: 'hw_mem_encryption_model',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:pmem',
     description:
       'Persistent memory (vPMEM) namespaces to attach, as a comma-separated list of labels ' +
       "from the compute host's configuration, e.g. ``SMALL,LARGE``.",
     value: { type: 'str', pattern: '([a-zA-Z0-9_]+(,)?)+', description: 'Comma-separated labels.' },
     status: { added: 'ussuri' },
-    virtDrivers: LIBVIRT,
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:pmu',
     description:
       'Exposes a virtual performance monitoring unit so profilers such as ``perf`` work in the ' +
@@ -329,37 +308,33 @@ export const HW_SPECS: readonly ExtraSpecDefinition[] = [
       'the hypervisor.',
     value: { type: 'bool', description: 'Whether the guest gets a vPMU.' },
     status: { added: 'ussuri' },
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_pmu',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:serial_port_count',
     description: 'Number of serial ports the guest gets.',
     value: { type: 'int', min: 0, description: 'Number of serial ports.' },
     status: { added: 'ussuri' },
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_serial_port_count',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:tpm_model',
     description: 'Device model of the emulated TPM: ``tpm-tis`` or ``tpm-crb`` (TPM 2.0 only).',
     value: { type: 'str', enum: ['tpm-tis', 'tpm-crb'], description: 'The TPM model.' },
     status: { added: 'victoria' },
-    virtDrivers: LIBVIRT,
     dependencies: [{ key: 'hw:tpm_version' }],
     imageProperty: 'hw_tpm_model',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:tpm_version',
     description:
       'Version of the emulated TPM given to the guest. Setting it is what requests a vTPM; ' +
       'the guest then lands on hosts advertising the matching ``COMPUTE_SECURITY_TPM_*`` trait.',
     value: { type: 'str', enum: ['1.2', '2.0'], description: 'The TPM version.' },
     status: { added: 'victoria' },
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_tpm_version',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:tpm_secret_security',
     description:
       "Who holds the secret that protects the vTPM's state: ``user`` (the instance owner), " +
@@ -367,10 +342,9 @@ export const HW_SPECS: readonly ExtraSpecDefinition[] = [
       'which operations, such as live migration, remain possible.',
     value: { type: 'str', enum: ['user', 'host', 'deployment'], description: 'The secret policy.' },
     status: { added: 'gazpacho' },
-    virtDrivers: LIBVIRT,
     dependencies: [{ key: 'hw:tpm_version' }],
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:watchdog_action',
     description:
       'Adds a watchdog device (an emulated i6300esb) and says what happens when the guest stops ' +
@@ -382,30 +356,27 @@ export const HW_SPECS: readonly ExtraSpecDefinition[] = [
       description: 'The watchdog action.',
     },
     status: { added: 'ussuri' },
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_watchdog_action',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:viommu_model',
     description:
       'Adds a virtual IOMMU of this model to the guest (``auto`` lets the driver pick one for ' +
       'the machine type), needed for device assignment inside the guest.',
     value: { type: 'str', enum: ['intel', 'smmuv3', 'virtio', 'auto'], description: 'The vIOMMU model.' },
     status: { added: 'zed' },
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_viommu_model',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:virtio_packed_ring',
     description:
       'Lets virtio devices negotiate the packed virtqueue layout, which is faster for some ' +
       'workloads. The guest must support it; hosts advertise ``COMPUTE_NET_VIRTIO_PACKED``.',
     value: { type: 'bool', description: 'Whether packed virtqueues are offered.' },
     status: { added: 'caracal' },
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_virtio_packed_ring',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:sound_model',
     description: 'Adds an emulated sound device of this model. Unset means the guest has no sound device.',
     value: {
@@ -414,43 +385,38 @@ export const HW_SPECS: readonly ExtraSpecDefinition[] = [
       description: 'The sound device model.',
     },
     status: { added: 'flamingo' },
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_sound_model',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:usb_model',
     description:
       'Model of the USB controller given to the guest; ``none`` removes it. Unset keeps the ' +
       "hypervisor's default.",
     value: { type: 'str', enum: ['none', 'nec-xhci', 'qemu-xhci'], description: 'The USB controller model.' },
     status: { added: 'flamingo' },
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_usb_model',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:redirected_usb_ports',
     description:
       'Number of USB redirection channels (for SPICE clients passing USB devices through), ' +
       'at most 15. Unset means none.',
     value: { type: 'int', min: 0, max: 15, description: 'Number of redirected USB ports.' },
     status: { added: 'flamingo' },
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_redirected_usb_ports',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:ephemeral_encryption',
     description: 'Encrypts the local ephemeral disks of the instance.',
     value: { type: 'bool', description: 'Whether ephemeral storage is encrypted.' },
     status: { added: 'zed' },
-    virtDrivers: LIBVIRT,
     imageProperty: 'hw_ephemeral_encryption',
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw:ephemeral_encryption_format',
     description: 'On-disk encryption format of encrypted ephemeral disks.',
     value: { type: 'str', enum: ['plain', 'luks', 'luksv2'], description: 'The encryption format.' },
     status: { added: 'zed' },
-    virtDrivers: LIBVIRT,
     dependencies: [{ key: 'hw:ephemeral_encryption', value: 'true' }],
     imageProperty: 'hw_ephemeral_encryption_format',
   }),

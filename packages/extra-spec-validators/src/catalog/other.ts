@@ -1,4 +1,5 @@
-import { defineExtraSpec, type ExtraSpecDefinition, type ExtraSpecInput } from '../define.js';
+import { defineExtraSpec, type ExtraSpecDefinition } from '../define.js';
+import { libvirtSpec, specFamily } from './family.js';
 
 const FILTER_OPERATORS =
   'The value is a filter expression: a plain value, or an operator followed by a value — ' +
@@ -35,47 +36,43 @@ export const AGGREGATE_SPECS: readonly ExtraSpecDefinition[] = [
 
 /** `hw_rng:` — the virtio random number generator. */
 export const HW_RNG_SPECS: readonly ExtraSpecDefinition[] = [
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw_rng:allowed',
     description:
       'Whether images may configure a virtio random number generator (``hw_rng_model``). ' +
       'Since Ussuri the device is on by default and ``false`` here takes it away.',
     value: { type: 'bool' },
     status: { added: 'ussuri' },
-    virtDrivers: ['libvirt'],
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw_rng:rate_bytes',
     description: 'Bytes of host entropy the guest may read per period (see ``hw_rng:rate_period``).',
     value: { type: 'int', min: 0 },
     status: { added: 'ussuri' },
-    virtDrivers: ['libvirt'],
     dependencies: [{ key: 'hw_rng:rate_period' }],
   }),
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw_rng:rate_period',
     description: 'Length in milliseconds of the period over which ``hw_rng:rate_bytes`` is counted.',
     value: { type: 'int', min: 0 },
     status: { added: 'ussuri' },
-    virtDrivers: ['libvirt'],
   }),
 ];
 
 /** `hw_video:` — the emulated graphics card. */
 export const HW_VIDEO_SPECS: readonly ExtraSpecDefinition[] = [
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hw_video:ram_max_mb',
     description:
       'Most video memory (MiB) an image may ask for with ``hw_video_ram``. Does not apply to ' + 'vGPUs.',
     value: { type: 'int', min: 0 },
     status: { added: 'ussuri' },
-    virtDrivers: ['libvirt'],
   }),
 ];
 
 /** Keys without a namespace. */
 export const NULL_SPECS: readonly ExtraSpecDefinition[] = [
-  defineExtraSpec({
+  libvirtSpec({
     name: 'hide_hypervisor_id',
     description:
       'Old spelling of ``hw:hide_hypervisor_id``. Being un-namespaced, it also confuses the ' +
@@ -87,7 +84,6 @@ export const NULL_SPECS: readonly ExtraSpecDefinition[] = [
       reason: 'Replaced by the namespaced hw:hide_hypervisor_id.',
       replacement: 'hw:hide_hypervisor_id',
     },
-    virtDrivers: ['libvirt'],
     imageProperty: 'img_hide_hypervisor_id',
   }),
   defineExtraSpec({
@@ -100,6 +96,12 @@ export const NULL_SPECS: readonly ExtraSpecDefinition[] = [
     status: { added: 'ussuri' },
   }),
 ];
+
+// The Hyper-V keys arrived with the catalog (Ussuri) and went with the driver in Caracal.
+const hypervSpec = specFamily({
+  status: { added: 'ussuri', removed: { release: 'caracal', reason: 'The Hyper-V driver was removed.' } },
+  virtDrivers: ['hyperv'],
+});
 
 /** `os:` — guest operating system integration. */
 export const OS_SPECS: readonly ExtraSpecDefinition[] = [
@@ -118,7 +120,7 @@ export const OS_SPECS: readonly ExtraSpecDefinition[] = [
       description: 'Images may also say optional: use Secure Boot where the host supports it.',
     },
   }),
-  defineExtraSpec({
+  hypervSpec({
     name: 'os:resolution',
     description: 'Screen resolution of the guest console.',
     value: {
@@ -126,37 +128,22 @@ export const OS_SPECS: readonly ExtraSpecDefinition[] = [
       enum: ['1024x768', '1280x1024', '1600x1200', '1920x1200', '2560x1600', '3840x2160'],
       description: 'A resolution.',
     },
-    status: {
-      added: 'ussuri',
-      removed: { release: 'caracal', reason: 'The Hyper-V driver was removed.' },
-    },
-    virtDrivers: ['hyperv'],
   }),
-  defineExtraSpec({
+  hypervSpec({
     name: 'os:monitors',
     description: 'Number of monitors the guest console offers.',
     value: { type: 'int', min: 1, max: 8, description: 'Number of monitors.' },
-    status: {
-      added: 'ussuri',
-      removed: { release: 'caracal', reason: 'The Hyper-V driver was removed.' },
-    },
-    virtDrivers: ['hyperv'],
   }),
-  defineExtraSpec({
+  hypervSpec({
     name: 'os:vram',
     description: 'Video memory in MiB; one of a fixed list of sizes, written as text.',
     value: { type: 'str', enum: ['64', '128', '256', '512', '1024'], description: 'Video memory in MiB.' },
-    status: {
-      added: 'ussuri',
-      removed: { release: 'caracal', reason: 'The Hyper-V driver was removed.' },
-    },
-    virtDrivers: ['hyperv'],
   }),
 ];
 
 /** `pci_passthrough:` — PCI device assignment. */
 export const PCI_SPECS: readonly ExtraSpecDefinition[] = [
-  defineExtraSpec({
+  libvirtSpec({
     name: 'pci_passthrough:alias',
     description:
       'PCI devices to pass through, as ``alias:count`` pairs separated by commas (e.g. ' +
@@ -164,7 +151,6 @@ export const PCI_SPECS: readonly ExtraSpecDefinition[] = [
       '``nova.conf``.',
     value: { type: 'str', pattern: '[^:]+:\\d+(?:\\s*,\\s*[^:]+:\\d+)*', description: 'alias:count pairs.' },
     status: { added: 'ussuri' },
-    virtDrivers: ['libvirt'],
   }),
 ];
 
@@ -191,13 +177,10 @@ export const VMWARE_SPECS: readonly ExtraSpecDefinition[] = [
 ];
 
 // Every PowerVM key arrived with the catalog (Ussuri) and went with the driver in Zed.
-function powervmSpec(spec: Omit<ExtraSpecInput, 'status' | 'virtDrivers'>): ExtraSpecDefinition {
-  return defineExtraSpec({
-    ...spec,
-    status: { added: 'ussuri', removed: { release: 'zed', reason: 'The PowerVM driver was removed.' } },
-    virtDrivers: ['powervm'],
-  });
-}
+const powervmSpec = specFamily({
+  status: { added: 'ussuri', removed: { release: 'zed', reason: 'The PowerVM driver was removed.' } },
+  virtDrivers: ['powervm'],
+});
 const procUnits = {
   type: 'str',
   pattern: '\\d+\\.\\d+',

@@ -1,26 +1,18 @@
-import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CliIO, runCli, stripAnsi } from '@stackspec/core/cli';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { memoryIO } from '../../../../test-support/cli.js';
-import { safeParseEnvironment } from '../environment.js';
+import { makeFifo } from '../../../../test-support/hostile-files.js';
+import { tempDirForFile } from '../../../../test-support/temp-dir.js';
+import { validateEnvironment } from '../environment.js';
 import { runHeatCli } from './program.js';
 
-let dir: string;
+const dir = tempDirForFile('heat-cli-');
 
 function write(path: string, text: string) {
-  const full = join(dir, path);
+  const full = join(dir(), path);
   mkdirSync(join(full, '..'), { recursive: true });
   writeFileSync(full, text);
 }
@@ -35,7 +27,7 @@ function slowClock(): () => number {
 }
 
 async function runWith(tty: boolean, argv: string[], now: () => number = slowClock()) {
-  const memory = memoryIO({ cwd: dir });
+  const memory = memoryIO({ cwd: dir() });
   const io: CliIO = { ...memory, stderr: { ...memory.stderr, isTTY: tty }, now };
   const code = await runCli(() => runHeatCli(argv, io), io);
   return { code, stdout: stripAnsi(memory.out()), stderr: tty ? memory.err() : stripAnsi(memory.err()) };
@@ -55,7 +47,6 @@ function progressLines(stderr: string): string[] {
 }
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'heat-cli-'));
   write(
     'puppet/controller.yaml',
     'heat_template_version: 2015-10-15\ncapabilities:\n  deployment: puppet\n  resource_type: OS::TripleO::Controller\nresources: {}\n',
@@ -77,10 +68,8 @@ beforeAll(() => {
   write('tree/overcloud.j2.yaml', '{% for role in roles %}\n');
   write('tree/env.yaml', 'parameter_defaults: {A: 1}\n');
   write('tree/bad.yaml', 'heat_template_version: wallaby\nresources: {a: {}}\n');
-  execFileSync('mkfifo', [join(dir, 'fifo.yaml')]);
+  makeFifo(join(dir(), 'fifo.yaml'));
 });
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('stackspec-heat capabilities-find', () => {
   it('lists matching templates, one path per line with -f value -c path', async () => {
@@ -186,14 +175,14 @@ describe('stackspec-heat resolve', () => {
     expect(env).toEqual({
       resource_registry: { 'OS::TripleO::Controller': 'puppet/controller.yaml', 'OS::Plain': 'plain.yaml' },
     });
-    expect(safeParseEnvironment(r.stdout, { allowExtensions: false }).ok).toBe(true);
+    expect(validateEnvironment(r.stdout, { allowExtensions: false }).ok).toBe(true);
   });
 
   it('writes the environment to -o FILE with paths relative to it and lists the choices', async () => {
     const r = await run('resolve', '-e', 'envs/choose.yaml', '-o', 'out/resolved.yaml', '-f', 'value');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('OS::TripleO::Controller puppet/controller.yaml\n');
-    expect(parse(readFileSync(join(dir, 'out/resolved.yaml'), 'utf8')).resource_registry).toEqual({
+    expect(parse(readFileSync(join(dir(), 'out/resolved.yaml'), 'utf8')).resource_registry).toEqual({
       'OS::TripleO::Controller': '../puppet/controller.yaml',
       'OS::Plain': '../plain.yaml',
     });
@@ -250,7 +239,7 @@ describe('stackspec-heat strip', () => {
       },
       { template: 'plain.yaml', output: 'stripped/plain.yaml', removed: false, method: 'unchanged' },
     ]);
-    expect(readFileSync(join(dir, 'stripped/puppet/controller.yaml'), 'utf8')).toBe(
+    expect(readFileSync(join(dir(), 'stripped/puppet/controller.yaml'), 'utf8')).toBe(
       'heat_template_version: 2015-10-15\nresources: {}\n',
     );
   });
@@ -259,7 +248,7 @@ describe('stackspec-heat strip', () => {
     const r = await run('strip', 'broken.yaml', '-o', 'stripped2');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('broken.yaml:1:24  error  The template version is invalid');
-    expect(existsSync(join(dir, 'stripped2/broken.yaml'))).toBe(false);
+    expect(existsSync(join(dir(), 'stripped2/broken.yaml'))).toBe(false);
   });
 
   it('reports a template it cannot read as an error and goes on', async () => {
@@ -370,7 +359,7 @@ describe('stackspec-heat validate', () => {
   });
 
   it('makes a file it cannot read an error when named, a warning when met while walking', async () => {
-    symlinkSync('nowhere.yaml', join(dir, 'tree/dangling.yaml'));
+    symlinkSync('nowhere.yaml', join(dir(), 'tree/dangling.yaml'));
     try {
       const walked = await sh('validate -r tree/env.yaml tree -f value -c severity -c code');
       expect(walked.stdout).toContain('warning heat/find/broken-symlink\n');
@@ -378,7 +367,7 @@ describe('stackspec-heat validate', () => {
       expect(named.code).toBe(1);
       expect(named.stdout).toBe('error\n');
     } finally {
-      rmSync(join(dir, 'tree/dangling.yaml'));
+      rmSync(join(dir(), 'tree/dangling.yaml'));
     }
   });
 

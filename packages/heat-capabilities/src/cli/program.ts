@@ -21,7 +21,7 @@ import {
 import { type Command, Option } from 'commander';
 import { stringify } from 'yaml';
 import type { Capabilities } from '../capabilities.js';
-import { type HeatEnvironment, safeParseEnvironment } from '../environment.js';
+import { type HeatEnvironment, validateEnvironment } from '../environment.js';
 import { findTemplates, summarizeCapabilities } from '../find.js';
 import { MAX_ENVIRONMENT_BYTES } from '../load.js';
 import { isUrl } from '../paths.js';
@@ -29,7 +29,7 @@ import { readHeatFile } from '../read-file.js';
 import { resolveEnvironment } from '../resolve.js';
 import { scanDocument } from '../scan.js';
 import { stripCapabilities } from '../strip.js';
-import { safeParseTemplate } from '../template.js';
+import { validateTemplate } from '../template.js';
 
 const PACKAGE = '@stackspec/heat-capabilities';
 
@@ -296,7 +296,7 @@ async function readEnvironments(
         diagnostics: [read.diagnostic],
       });
     }
-    const r = safeParseEnvironment(read.text, {
+    const r = validateEnvironment(read.text, {
       filename: file,
       baseDir: dirname(resolve(io.cwd, file)),
       pathMap,
@@ -540,11 +540,11 @@ function addValidate(program: Command, io: CliIO, setCode: (code: number) => voi
       checked += 1;
       if (kind === 'environment') {
         diagnostics.push(
-          ...safeParseEnvironment(text, { filename: f.file, allowExtensions: !heat }).diagnostics,
+          ...validateEnvironment(text, { filename: f.file, allowExtensions: !heat }).diagnostics,
         );
       } else if (kind === 'template' || kind === 'invalid') {
         diagnostics.push(
-          ...safeParseTemplate(text, { filename: f.file, allowCapabilities: !heat }).diagnostics,
+          ...validateTemplate(text, { filename: f.file, allowCapabilities: !heat }).diagnostics,
         );
       } else {
         diagnostics.push(

@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
-  createSudoCheck,
   type ExecOptions,
   type ExecResult,
   probeDistro,
@@ -11,7 +10,7 @@ import {
   type WriteFileOptions,
 } from '../remote.js';
 import { withEnv } from '../shell.js';
-import { runProcess } from './process.js';
+import { createLocalSudoCheck, isRoot, runProcess } from './process.js';
 
 /** Options of {@link createChrootRemote}. */
 export interface ChrootRemoteOptions {
@@ -29,20 +28,16 @@ const CLEAN_ENV: NodeJS.ProcessEnv = {
   LC_ALL: 'C',
 };
 
-function isRoot(): boolean {
-  return typeof process.getuid === 'function' && process.getuid() === 0;
-}
-
 /**
  * A system in a directory, entered with `chroot` (the calling process must be
  * root, or have passwordless sudo). Everything runs as root inside; files are
  * written from inside the chroot too, so symlinks in the tree cannot redirect
  * a write onto the host.
  *
- * Errors (`RemoteError`): `remote/no-such-root` when `root` is not a
- * directory, `remote/chroot-failed` when `chroot` cannot enter it or run its
- * `/bin/sh`, `remote/sudo-failed` when not root and `sudo -n true` fails,
- * and `remote/spawn-failed`, `remote/timeout`, `remote/write-failed`.
+ * Errors (`RemoteError`): `image/remote/no-such-root` when `root` is not a
+ * directory, `image/remote/chroot-failed` when `chroot` cannot enter it or run its
+ * `/bin/sh`, `image/remote/sudo-failed` when not root and `sudo -n true` fails,
+ * and `image/remote/spawn-failed`, `image/remote/timeout`, `image/remote/write-failed`.
  *
  * @example
  * const remote = createChrootRemote({ root: '/var/cache/stackspec/bookworm' });
@@ -61,10 +56,7 @@ export function createChrootRemote(options: ChrootRemoteOptions): Remote {
     'sh',
     ...args,
   ];
-  const sudoReady = createSudoCheck(
-    () => runProcess(['sudo', '-n', 'true'], { env, ...timeout }),
-    'this process',
-  );
+  const sudoReady = createLocalSudoCheck({ env, ...timeout }, 'this process');
   // Checked on every call: the tree may be mounted or removed while the remote lives.
   const enter = async (script: string, args: string[], input: string | Uint8Array | undefined) => {
     // A user that is not root may be unable to look into a tree that sudo can enter: only a
@@ -74,7 +66,7 @@ export function createChrootRemote(options: ChrootRemoteOptions): Remote {
     );
     if (info !== 'unknown' && !info?.isDirectory()) {
       throw new RemoteError(`The chroot ${root} is not a directory, so it cannot be entered.`, {
-        code: 'remote/no-such-root',
+        code: 'image/remote/no-such-root',
       });
     }
     if (!isRoot()) await sudoReady();
@@ -87,7 +79,7 @@ export function createChrootRemote(options: ChrootRemoteOptions): Remote {
     // Only a command that runs chroot itself inside the tree, and fails the same way, looks alike.
     if (r.exitCode >= 125 && r.exitCode <= 127 && r.stderr.startsWith('chroot: ')) {
       throw new RemoteError(`Could not enter the chroot ${root}: ${r.stderr.trim()}`, {
-        code: 'remote/chroot-failed',
+        code: 'image/remote/chroot-failed',
       });
     }
     return r;
@@ -100,7 +92,7 @@ export function createChrootRemote(options: ChrootRemoteOptions): Remote {
       const r = await enter(replaceFileScript(opts.mode), [path], content);
       if (r.exitCode !== 0) {
         throw new RemoteError(`Could not write ${path} inside ${root}: ${r.stderr.trim()}`, {
-          code: 'remote/write-failed',
+          code: 'image/remote/write-failed',
         });
       }
     },

@@ -1,4 +1,4 @@
-import { parsePackageCommand, runScriptCommand, splitWords, TAR_COMMAND } from '../commands.js';
+import { recognizePackageCommand, runScriptCommand, splitWords, TAR_COMMAND } from '../commands.js';
 import type { ExecOptions, ExecResult, Remote, WriteFileOptions } from '../remote.js';
 import { readTarArchive } from '../tar.js';
 
@@ -170,7 +170,7 @@ export function createDryRunRemote(options: DryRunOptions = {}): DryRunRemote {
     const path = viaBash ? splitWords(splitWords(viaBash[1] as string)[0] ?? '')[0] : command;
     if (path !== undefined && files.has(path))
       return runScript({ ...parseScriptFile(files.get(path) as string), path });
-    const parsed = parsePackageCommand(command);
+    const parsed = recognizePackageCommand(command);
     if (!parsed) return done({});
     const words = parsed.packages.map(normalise);
     if (parsed.kind === 'install') {

@@ -4,7 +4,6 @@ import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describeError } from '@stackspec/core';
 import {
-  createSudoCheck,
   type ExecOptions,
   probeDistro,
   type Remote,
@@ -13,7 +12,7 @@ import {
   type WriteFileOptions,
 } from '../remote.js';
 import { withEnv } from '../shell.js';
-import { runProcess } from './process.js';
+import { createLocalSudoCheck, isRoot, runProcess } from './process.js';
 
 /** Options of {@link createLocalRemote}. */
 export interface LocalRemoteOptions {
@@ -23,10 +22,6 @@ export interface LocalRemoteOptions {
   timeoutMs?: number;
   /** Answer for `distro()` instead of reading /etc/os-release. */
   distro?: string;
-}
-
-function isRoot(): boolean {
-  return typeof process.getuid === 'function' && process.getuid() === 0;
 }
 
 function userName(): string {
@@ -42,8 +37,8 @@ function userName(): string {
  * goes through `sudo -n` unless the process is already root. Variables in
  * `env` are exported inside the command, so they survive sudo.
  *
- * Errors (`RemoteError`): `remote/spawn-failed`, `remote/timeout`,
- * `remote/write-failed`, `remote/unknown-distro`, and `remote/sudo-failed`
+ * Errors (`RemoteError`): `image/remote/spawn-failed`, `image/remote/timeout`,
+ * `image/remote/write-failed`, `image/remote/unknown-distro`, and `image/remote/sudo-failed`
  * when a root command is asked for and `sudo -n true` fails (checked once).
  *
  * @example
@@ -52,10 +47,7 @@ function userName(): string {
 export function createLocalRemote(options: LocalRemoteOptions = {}): Remote {
   const shell = options.shell ?? '/bin/sh';
   const timeout = options.timeoutMs ? { timeoutMs: options.timeoutMs } : {};
-  const sudoReady = createSudoCheck(
-    () => runProcess(['sudo', '-n', 'true'], timeout),
-    `the user ${userName()} of this process`,
-  );
+  const sudoReady = createLocalSudoCheck(timeout, `the user ${userName()} of this process`);
   const exec = async (command: string, opts: ExecOptions = {}) => {
     const full = withEnv(command, opts.env);
     const sudo = opts.asRoot && !isRoot();
@@ -77,7 +69,7 @@ export function createLocalRemote(options: LocalRemoteOptions = {}): Remote {
         );
         if (r.exitCode !== 0) {
           throw new RemoteError(`Could not write ${path} as root: ${r.stderr.trim()}`, {
-            code: 'remote/write-failed',
+            code: 'image/remote/write-failed',
           });
         }
         return;
@@ -94,7 +86,7 @@ export function createLocalRemote(options: LocalRemoteOptions = {}): Remote {
       } catch (e) {
         await rm(temp, { force: true });
         throw new RemoteError(`Could not write ${path}: ${describeError(e)}`, {
-          code: 'remote/write-failed',
+          code: 'image/remote/write-failed',
           cause: e,
         });
       }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { type ExecResult, RemoteError } from '../remote.js';
+import { createSudoCheck, type ExecResult, RemoteError } from '../remote.js';
 
 /** Options for {@link runProcess}. */
 export interface RunProcessOptions {
@@ -11,10 +11,25 @@ export interface RunProcessOptions {
   maxBytes?: number;
 }
 
+/** Whether this process runs as root (never where the platform has no user ids). */
+export function isRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+/**
+ * The once-only check that this process may use `sudo -n` (`sudo -n true`
+ * run with `options`), for adapters that run commands here; `who` names the
+ * user in its `image/remote/sudo-failed` message.
+ */
+export function createLocalSudoCheck(options: RunProcessOptions, who: string): () => Promise<void> {
+  return createSudoCheck(() => runProcess(['sudo', '-n', 'true'], options), who);
+}
+
 /** Runs argv (no shell of ours in between) and collects its output; rejects only when it cannot start or times out. */
 export function runProcess(argv: readonly string[], options: RunProcessOptions = {}): Promise<ExecResult> {
   const [file, ...args] = argv;
-  if (!file) return Promise.reject(new RemoteError('No program to run.', { code: 'remote/bad-command' }));
+  if (!file)
+    return Promise.reject(new RemoteError('No program to run.', { code: 'image/remote/bad-command' }));
   const max = options.maxBytes ?? 64 * 1024 * 1024;
   return new Promise((resolve, reject) => {
     // With a time limit the command gets its own process group, so a timeout can stop
@@ -52,7 +67,10 @@ export function runProcess(argv: readonly string[], options: RunProcessOptions =
     child.on('error', (e) => {
       if (timer) clearTimeout(timer);
       reject(
-        new RemoteError(`Could not start ${file}: ${e.message}`, { code: 'remote/spawn-failed', cause: e }),
+        new RemoteError(`Could not start ${file}: ${e.message}`, {
+          code: 'image/remote/spawn-failed',
+          cause: e,
+        }),
       );
     });
     child.on('close', (code, signal) => {
@@ -60,7 +78,7 @@ export function runProcess(argv: readonly string[], options: RunProcessOptions =
       if (timedOut) {
         reject(
           new RemoteError(`The command did not finish within ${options.timeoutMs} ms and was stopped.`, {
-            code: 'remote/timeout',
+            code: 'image/remote/timeout',
           }),
         );
         return;

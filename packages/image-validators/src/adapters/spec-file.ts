@@ -25,7 +25,7 @@ export interface ReadImageSpecFileOptions {
  * Reads an image spec from a path the caller named as a path (the
  * `stackspec-image` command line), with core's bounded reader, and builds
  * the confined reader over its resource roots. A file that cannot be read
- * is the diagnostic `image-spec/unreadable`, saying why. Internal to the
+ * is the diagnostic `image/spec/unreadable`, saying why. Internal to the
  * package: the loader itself only takes text and a reader.
  */
 export function readImageSpecFile(
@@ -39,7 +39,7 @@ export function readImageSpecFile(
       ok: false,
       diagnostics: [
         {
-          code: 'image-spec/unreadable',
+          code: 'image/spec/unreadable',
           severity: 'error',
           message: `The spec file could not be read: ${read.reason ?? read.diagnostic.message}.`,
           path: '',
@@ -79,7 +79,7 @@ export interface LegacySpecInputOptions extends Omit<ReadImageSpecFileOptions, '
 }
 
 /**
- * The deprecated string or URL input of `checkImageSpec`/`loadImageSpec`:
+ * The deprecated string or URL input of `validateImageSpec`/`loadImageSpec`:
  * a URL, a string ending in `.yaml`, `.yml` or `.json`, an existing file,
  * or (unless `filename` names the text's file) one line without a colon is
  * a path, read by {@link readImageSpecFile}; anything else is spec text,

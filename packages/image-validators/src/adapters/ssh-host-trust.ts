@@ -78,10 +78,10 @@ function readKnownHosts(trust: Extract<TrustPlan, { kind: 'known-hosts' }>): {
 
 function hostKeyError(message: string, hint: string, at?: { file: string; line: number }): RemoteError {
   return new RemoteError(message, {
-    code: 'remote/host-key-rejected',
+    code: 'image/remote/host-key-rejected',
     diagnostics: [
       createDiagnostic({
-        code: 'remote/host-key-rejected',
+        code: 'image/remote/host-key-rejected',
         message,
         hint,
         ...(at ? { file: at.file, line: at.line } : {}),
@@ -197,7 +197,7 @@ export async function prepareTrust(
           changed = true;
           warn(
             createDiagnostic({
-              code: 'remote/host-key-changed',
+              code: 'image/remote/host-key-changed',
               severity: 'warning',
               message: `The host key of ${name} (${fp}) is not the ${e.keyType} key listed for it in ${e.file}:${e.line}; connecting anyway because StrictHostKeyChecking is no, without sending a password.`,
               file: e.file,
@@ -234,7 +234,7 @@ export async function prepareTrust(
       if (!file) {
         warn(
           createDiagnostic({
-            code: 'remote/host-key-added',
+            code: 'image/remote/host-key-added',
             severity: 'warning',
             message: `Accepted the new ${what}, but UserKnownHostsFile is none, so it is not remembered.`,
           }),
@@ -248,7 +248,7 @@ export async function prepareTrust(
         });
         warn(
           createDiagnostic({
-            code: 'remote/host-key-added',
+            code: 'image/remote/host-key-added',
             severity: 'warning',
             message: `Permanently added the ${what} to ${file}.`,
           }),
@@ -256,7 +256,7 @@ export async function prepareTrust(
       } catch (e) {
         warn(
           createDiagnostic({
-            code: 'remote/host-key-added',
+            code: 'image/remote/host-key-added',
             severity: 'warning',
             message: `Accepted the new ${what}, but it could not be added to ${file}: ${describeError(e).replace(/\.$/, '')}.`,
             file,

@@ -113,9 +113,9 @@ function localUserName(env: Readonly<Record<string, string | undefined>>): strin
 /**
  * Works out the route to the target from the options and the ssh_config:
  * the jump hosts in order, then the target, each with its own name, user,
- * port, keys and known_hosts. Throws `SpecError` (`ssh-config/invalid`)
+ * port, keys and known_hosts. Throws `SpecError` (`image/ssh-config/invalid`)
  * when the config has lines that cannot be used, and `ValidationError`
- * (`remote/invalid-option`) for a `proxyJump` option that cannot be read.
+ * (`image/remote/invalid-option`) for a `proxyJump` option that cannot be read.
  */
 export function planRoute(options: SshRemoteOptions, warn: (d: Diagnostic) => void): HopPlan[] {
   const env = options.env ?? process.env;
@@ -157,7 +157,7 @@ export function planRoute(options: SshRemoteOptions, warn: (d: Diagnostic) => vo
   };
   const fail = () => {
     if (!problems.length) return;
-    throw new SpecError(undefined, { code: 'ssh-config/invalid', diagnostics: problems });
+    throw new SpecError(undefined, { code: 'image/ssh-config/invalid', diagnostics: problems });
   };
 
   const plan = (r: ResolvedSshHost, jump: boolean, hopText?: string): HopPlan => {
@@ -180,7 +180,7 @@ export function planRoute(options: SshRemoteOptions, warn: (d: Diagnostic) => vo
       if (typeof out === 'string') return out;
       problems.push(
         createDiagnostic({
-          code: 'ssh-config/bad-value',
+          code: 'image/ssh-config/bad-value',
           message: `${keyword} ${text} cannot be used: ${out.error}.`,
           file: where.file,
           line: where.line,
@@ -271,10 +271,10 @@ export function planRoute(options: SshRemoteOptions, warn: (d: Diagnostic) => vo
     if (path.length >= MAX_HOPS || path.includes(last.host)) {
       const message = `The jump hosts to ${options.host} loop or go more than ${MAX_HOPS} deep: ${[...path, last.host].join(' → ')}.`;
       throw new ValidationError(message, {
-        code: 'remote/invalid-option',
+        code: 'image/remote/invalid-option',
         diagnostics: [
           createDiagnostic({
-            code: 'remote/invalid-option',
+            code: 'image/remote/invalid-option',
             message,
             hint: 'Check the ProxyJump lines of these hosts in the ssh config.',
           }),
@@ -305,7 +305,7 @@ export function planRoute(options: SshRemoteOptions, warn: (d: Diagnostic) => vo
     const parsed = parseProxyJump(options.proxyJump);
     if (!Array.isArray(parsed) && parsed !== 'none') {
       throw new ValidationError(`The jump hosts cannot be used: ${parsed.error}.`, {
-        code: 'remote/invalid-option',
+        code: 'image/remote/invalid-option',
       });
     }
     jumps = parsed;
@@ -323,10 +323,10 @@ export function planRoute(options: SshRemoteOptions, warn: (d: Diagnostic) => vo
 
 function unsupportedProxyCommand(v: { value: string; file: string; line: number }): never {
   throw new SpecError(undefined, {
-    code: 'ssh-config/invalid',
+    code: 'image/ssh-config/invalid',
     diagnostics: [
       createDiagnostic({
-        code: 'ssh-config/unsupported',
+        code: 'image/ssh-config/unsupported',
         message: `ProxyCommand is not supported by this client, so the host cannot be reached as configured (${v.value.slice(0, 120)}).`,
         file: v.file,
         line: v.line,

@@ -1,18 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  truncateSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isStackspecError } from '@stackspec/core';
 import { Server, utils } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeFifo, makeSparseFile } from '../../../../test-support/hostile-files.js';
 import { shellQuote } from '../shell.js';
 import { createSshRemote, type SshRemoteOptions, sshFingerprint } from './ssh.js';
 
@@ -105,7 +97,7 @@ describe('SSH remote against an in-process server', () => {
       remote.writeFile('/x', 'x', { asRoot: true }),
     ]) {
       await expect(attempt).rejects.toMatchObject({
-        code: 'remote/sudo-failed',
+        code: 'image/remote/sudo-failed',
         message: expect.stringMatching(/nosudo@\[127\.0\.0\.1\]:\d+.*sudo: a password is required/),
       });
     }
@@ -115,11 +107,11 @@ describe('SSH remote against an in-process server', () => {
   it('refuses a port outside 1..65535 and a bad output limit at once', () => {
     for (const bad of [0, 70000, 1.5, Number.NaN]) {
       expect(() => createSshRemote({ host: 'h', username: 'u', port: bad })).toThrow(
-        expect.objectContaining({ code: 'remote/invalid-option' }),
+        expect.objectContaining({ code: 'image/remote/invalid-option' }),
       );
     }
     expect(() => createSshRemote({ host: 'h', username: 'u', maxOutputBytes: 0 })).toThrow(
-      expect.objectContaining({ code: 'remote/invalid-option' }),
+      expect.objectContaining({ code: 'image/remote/invalid-option' }),
     );
   });
 
@@ -131,7 +123,7 @@ describe('SSH remote against an in-process server', () => {
 
   it('rejects a wrong password as an authentication failure', async () => {
     const remote = login({ password: 'nope' });
-    await expect(remote.exec('true')).rejects.toMatchObject({ code: 'remote/auth-failed' });
+    await expect(remote.exec('true')).rejects.toMatchObject({ code: 'image/remote/auth-failed' });
   });
 
   it('tries only the methods the server offers: no default key or agent where only passwords are taken', async () => {
@@ -141,7 +133,7 @@ describe('SSH remote against an in-process server', () => {
       writeFileSync(join(home, '.ssh', 'id_ed25519'), utils.generateKeyPairSync('ed25519').private);
       const remote = login({ password: 'nope', home, agent: join(home, 'agent.sock') });
       await expect(remote.exec('true')).rejects.toMatchObject({
-        code: 'remote/auth-failed',
+        code: 'image/remote/auth-failed',
         message: 'Authentication as ops@127.0.0.1 failed; tried the password.',
       });
       const right = login({ home });
@@ -156,15 +148,13 @@ describe('SSH remote against an in-process server', () => {
     const home = mkdtempSync(join(tmpdir(), 'siv-home-'));
     try {
       mkdirSync(join(home, '.ssh'));
-      expect(spawnSync('mkfifo', [join(home, '.ssh', 'id_rsa')]).status).toBe(0);
-      symlinkSync('/dev/zero', join(home, '.ssh', 'id_ecdsa'));
-      // Sparse: no disk used, but read whole it would take a gigabyte of memory.
-      writeFileSync(join(home, '.ssh', 'id_ed25519'), '');
-      truncateSync(join(home, '.ssh', 'id_ed25519'), 2 ** 30);
       const at = (name: string) => join(home, '.ssh', name);
+      makeFifo(at('id_rsa'));
+      symlinkSync('/dev/zero', at('id_ecdsa'));
+      makeSparseFile(at('id_ed25519'), 2 ** 30);
       const defaults = login({ password: 'nope', home, agent: false });
       await expect(defaults.exec('true')).rejects.toMatchObject({
-        code: 'remote/auth-failed',
+        code: 'image/remote/auth-failed',
         message:
           'Authentication as ops@127.0.0.1 failed; tried the password. ' +
           `${at('id_rsa')} was skipped: it is a named pipe (FIFO), not a regular file. ` +
@@ -173,13 +163,13 @@ describe('SSH remote against an in-process server', () => {
       });
       const given = login({ privateKeyPath: at('id_rsa') });
       await expect(given.exec('true')).rejects.toMatchObject({
-        code: 'remote/auth-failed',
+        code: 'image/remote/auth-failed',
         message: `The private key ${at('id_rsa')} could not be read: it is a named pipe (FIFO), not a regular file.`,
       });
-      expect(spawnSync('mkfifo', [at('known_hosts')]).status).toBe(0);
+      makeFifo(at('known_hosts'));
       const unknown = login({ hostKeys: [], home });
       await expect(unknown.exec('true')).rejects.toMatchObject({
-        code: 'remote/host-key-rejected',
+        code: 'image/remote/host-key-rejected',
         message: expect.stringContaining(
           `is not trusted by ${at('known_hosts')}, which cannot be read (it is a named pipe (FIFO), not a regular file).`,
         ),
@@ -258,8 +248,8 @@ describe('SSH remote against an in-process server', () => {
       }
       expect(isStackspecError(thrown) && thrown.kind).toBe('spec');
       expect(thrown).toMatchObject({
-        code: 'ssh-config/invalid',
-        diagnostics: [expect.objectContaining({ code: 'ssh-config/bad-value', file: config, line: 3 })],
+        code: 'image/ssh-config/invalid',
+        diagnostics: [expect.objectContaining({ code: 'image/ssh-config/bad-value', file: config, line: 3 })],
       });
       expect((thrown as Error).message).toBe(
         `${config}:3: Port must be a whole number from 1 to 65535, but it is "99999".`,
@@ -281,20 +271,20 @@ describe('SSH remote against an in-process server', () => {
       const proxied = homeWith('Host lab\n  ProxyCommand nc %h %p\n');
       expect(() => createSshRemote({ host: 'lab', home: proxied, ...isolated })).toThrow(
         expect.objectContaining({
-          code: 'ssh-config/invalid',
-          diagnostics: [expect.objectContaining({ line: 2, code: 'ssh-config/unsupported' })],
+          code: 'image/ssh-config/invalid',
+          diagnostics: [expect.objectContaining({ line: 2, code: 'image/ssh-config/unsupported' })],
         }),
       );
       const loop = homeWith('Host a\n  ProxyJump b\nHost b\n  ProxyJump a\n');
       expect(() => createSshRemote({ host: 'a', home: loop, ...isolated })).toThrow(
         expect.objectContaining({
-          code: 'remote/invalid-option',
+          code: 'image/remote/invalid-option',
           message: expect.stringContaining('a → b → a'),
         }),
       );
       expect(() =>
         createSshRemote({ host: 'x', proxyJump: 'ops@:22', ...isolated, configFile: false }),
-      ).toThrow(expect.objectContaining({ code: 'remote/invalid-option' }));
+      ).toThrow(expect.objectContaining({ code: 'image/remote/invalid-option' }));
     });
 
     it('with accept-new, adds the key of a new host to known_hosts and trusts it from then on', async () => {
@@ -304,7 +294,7 @@ describe('SSH remote against an in-process server', () => {
       const options = opsLogin(home);
       const strict = createSshRemote(options);
       await expect(strict.exec('true')).rejects.toMatchObject({
-        code: 'remote/host-key-rejected',
+        code: 'image/remote/host-key-rejected',
         message:
           `The host key of [127.0.0.1]:${port} (${fingerprint()}) is not trusted by ${knownHosts}, which does not exist. ` +
           `Once its fingerprint is checked, add it to ${knownHosts}, or let StrictHostKeyChecking accept-new add it.`,
@@ -344,7 +334,7 @@ describe('SSH remote against an in-process server', () => {
       }
       // The option wins over the config: with no global file, the key is unknown.
       const without = createSshRemote({ ...options, globalKnownHostsFiles: [] });
-      await expect(without.exec('true')).rejects.toMatchObject({ code: 'remote/host-key-rejected' });
+      await expect(without.exec('true')).rejects.toMatchObject({ code: 'image/remote/host-key-rejected' });
     });
 
     it('refuses a changed key, naming the line; with StrictHostKeyChecking no connects but sends no password', async () => {
@@ -356,7 +346,7 @@ describe('SSH remote against an in-process server', () => {
       const options = opsLogin(home);
       const refused = createSshRemote(options);
       await expect(refused.exec('true')).rejects.toMatchObject({
-        code: 'remote/host-key-rejected',
+        code: 'image/remote/host-key-rejected',
         message: expect.stringContaining(
           `(${fingerprint()}) does not match the ssh-ed25519 key listed for it in ${knownHosts}:2`,
         ),
@@ -375,10 +365,10 @@ describe('SSH remote against an in-process server', () => {
         onWarning: (d) => warnings.push(d.code),
       });
       await expect(lax.exec('true')).rejects.toMatchObject({
-        code: 'remote/auth-failed',
+        code: 'image/remote/auth-failed',
         message: 'Authentication as ops@127.0.0.1 failed: there was no key, agent or password to try.',
       });
-      expect(warnings).toEqual(['remote/host-key-changed']);
+      expect(warnings).toEqual(['image/remote/host-key-changed']);
     });
   });
 
@@ -388,7 +378,7 @@ describe('SSH remote against an in-process server', () => {
       await remote.exec('vanish');
       expect.unreachable();
     } catch (e) {
-      expect(isStackspecError(e) && e.code).toBe('remote/connection-lost');
+      expect(isStackspecError(e) && e.code).toBe('image/remote/connection-lost');
     } finally {
       await remote.close();
     }

@@ -196,7 +196,7 @@ function planAuth(hop: HopPlan): AuthPlan {
       if (!read.ok) {
         throw new RemoteError(
           `The private key ${shown} could not be read: ${read.reason ?? read.diagnostic.message}.`,
-          { code: 'remote/auth-failed' },
+          { code: 'image/remote/auth-failed' },
         );
       }
       data = read.text;
@@ -204,7 +204,7 @@ function planAuth(hop: HopPlan): AuthPlan {
     const key = parsePrivateKey(data, hop.passphrase);
     if (typeof key === 'string') {
       throw new RemoteError(`The private key ${shown} cannot be used: ${key}.`, {
-        code: 'remote/auth-failed',
+        code: 'image/remote/auth-failed',
       });
     }
     attempts.push({ auth: { type: 'publickey', username, key }, label: shown });
@@ -258,7 +258,7 @@ function forward(
           new RemoteError(
             `${capital(label)} could not open a connection to ${hostKeyName(host, port)} within ${timeoutMs} ms.`,
             {
-              code: 'remote/connect-failed',
+              code: 'image/remote/connect-failed',
             },
           ),
         ),
@@ -272,7 +272,7 @@ function forward(
             new RemoteError(
               `${capital(label)} could not open a connection to ${hostKeyName(host, port)}: ${err.message.replace(/\.$/, '')}.`,
               {
-                code: 'remote/connect-failed',
+                code: 'image/remote/connect-failed',
                 cause: err,
               },
             ),
@@ -283,7 +283,7 @@ function forward(
       clearTimeout(timer);
       reject(
         new RemoteError(`${capital(label)} is no longer connected: ${describeError(e)}`, {
-          code: 'remote/connection-lost',
+          code: 'image/remote/connection-lost',
           cause: e,
         }),
       );
@@ -298,7 +298,7 @@ function openTcp(host: string, port: number, timeoutMs: number): Promise<Duplex>
       socket.destroy();
       reject(
         new RemoteError(`Could not connect to ${hostKeyName(host, port)} within ${timeoutMs} ms.`, {
-          code: 'remote/connect-failed',
+          code: 'image/remote/connect-failed',
         }),
       );
     }, timeoutMs);
@@ -310,7 +310,7 @@ function openTcp(host: string, port: number, timeoutMs: number): Promise<Duplex>
       clearTimeout(timer);
       reject(
         new RemoteError(`Could not connect to ${hostKeyName(host, port)}: ${e.message}`, {
-          code: 'remote/connect-failed',
+          code: 'image/remote/connect-failed',
           cause: e,
         }),
       );
@@ -399,11 +399,11 @@ async function connectHop(
         const full = [message, ...notes].join(' ');
         reject(
           new RemoteError(full, {
-            code: 'remote/auth-failed',
+            code: 'image/remote/auth-failed',
             cause: e,
             diagnostics: [
               createDiagnostic({
-                code: 'remote/auth-failed',
+                code: 'image/remote/auth-failed',
                 message: full,
                 hint: hop.jump
                   ? 'Give the jump host a key it accepts: an IdentityFile under its Host entry in ~/.ssh/config, or a key in ssh-agent (ssh-add).'
@@ -417,7 +417,7 @@ async function connectHop(
           new RemoteError(
             `Could not connect to ${hop.jump ? hop.label : hostKeyName(hop.host, hop.port)}: ${e.message}`,
             {
-              code: 'remote/connect-failed',
+              code: 'image/remote/connect-failed',
               cause: e,
             },
           ),
@@ -431,7 +431,7 @@ async function connectHop(
         new RemoteError(
           `${hop.jump ? hop.label : hostKeyName(hop.host, hop.port)} closed the connection during the handshake.`,
           {
-            code: 'remote/connect-failed',
+            code: 'image/remote/connect-failed',
           },
         ),
       );
@@ -460,14 +460,14 @@ async function connectHop(
  * nothing is expanded before sudo runs it. One connection serves every call
  * until `close()`.
  *
- * Errors (`RemoteError`): `remote/host-key-rejected`, `remote/auth-failed`,
- * `remote/connect-failed`, `remote/timeout`, `remote/channel-failed`,
- * `remote/connection-lost`, and `remote/sudo-failed` when a root command is
+ * Errors (`RemoteError`): `image/remote/host-key-rejected`, `image/remote/auth-failed`,
+ * `image/remote/connect-failed`, `image/remote/timeout`, `image/remote/channel-failed`,
+ * `image/remote/connection-lost`, and `image/remote/sudo-failed` when a root command is
  * asked for, the user is not root and `sudo -n true` fails (checked once per
- * remote). Thrown at once: a `ValidationError` (`remote/invalid-option`)
+ * remote). Thrown at once: a `ValidationError` (`image/remote/invalid-option`)
  * for a `port` outside 1..65535, a `maxOutputBytes` that is not a positive
  * whole number, or jump hosts that cannot be read or loop; a `SpecError`
- * (`ssh-config/invalid`) whose diagnostics name the file and line of each
+ * (`image/ssh-config/invalid`) whose diagnostics name the file and line of each
  * config line that cannot be used.
  *
  * @example
@@ -483,14 +483,14 @@ export function createSshRemote(options: SshRemoteOptions): SshRemote {
     throw new ValidationError(
       `The SSH port must be a whole number from 1 to 65535, but it is ${explicitPort}.`,
       {
-        code: 'remote/invalid-option',
+        code: 'image/remote/invalid-option',
       },
     );
   }
   const maxBytes = options.maxOutputBytes ?? 64 * 1024 * 1024;
   if (!Number.isInteger(maxBytes) || maxBytes < 1) {
     throw new ValidationError(`maxOutputBytes must be a positive whole number, but it is ${maxBytes}.`, {
-      code: 'remote/invalid-option',
+      code: 'image/remote/invalid-option',
     });
   }
   const warned = new Set<string>();
@@ -549,7 +549,7 @@ export function createSshRemote(options: SshRemoteOptions): SshRemote {
         if (err) {
           reject(
             new RemoteError(`Could not open a channel: ${err.message}`, {
-              code: 'remote/channel-failed',
+              code: 'image/remote/channel-failed',
               cause: err,
             }),
           );
@@ -563,7 +563,9 @@ export function createSshRemote(options: SshRemoteOptions): SshRemote {
         const timer = setTimeout(() => {
           stream.close();
           reject(
-            new RemoteError(`The command did not finish within ${timeoutMs} ms.`, { code: 'remote/timeout' }),
+            new RemoteError(`The command did not finish within ${timeoutMs} ms.`, {
+              code: 'image/remote/timeout',
+            }),
           );
         }, timeoutMs);
         // Keep the first maxBytes of each stream, so a runaway command cannot exhaust our memory.
@@ -584,7 +586,7 @@ export function createSshRemote(options: SshRemoteOptions): SshRemote {
             // The channel closed without an exit status: the connection went away mid-command.
             reject(
               new RemoteError('The connection closed before the command finished.', {
-                code: 'remote/connection-lost',
+                code: 'image/remote/connection-lost',
               }),
             );
             return;
@@ -603,7 +605,7 @@ export function createSshRemote(options: SshRemoteOptions): SshRemote {
       } catch (e) {
         reject(
           new RemoteError(`Could not start the command: ${describeError(e)}`, {
-            code: 'remote/channel-failed',
+            code: 'image/remote/channel-failed',
             cause: e,
           }),
         );
@@ -632,7 +634,7 @@ export function createSshRemote(options: SshRemoteOptions): SshRemote {
       const r = await run(await wrap(replaceFileScript(opts.mode), opts.asRoot, [path]), content);
       if (r.exitCode !== 0) {
         throw new RemoteError(`Could not write ${path}: ${r.stderr.trim() || `exit status ${r.exitCode}`}`, {
-          code: 'remote/write-failed',
+          code: 'image/remote/write-failed',
         });
       }
     },

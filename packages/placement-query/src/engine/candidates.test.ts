@@ -3,7 +3,7 @@ import { isStackspecError, pyJsonDumps } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateInventory } from '../../test/support/generate.js';
-import { applyInventory, loadInventory, resolveInventory } from '../model/inventory-file.js';
+import { applyInventory, parseInventory, resolveInventory } from '../model/inventory-file.js';
 import { createProviderStore, INVENTORY_DEFAULTS } from '../model/store.js';
 import { parseAllocationCandidatesQuery, parseResourceProvidersQuery } from '../parse.js';
 import { type Candidate, findAllocationCandidates, findAllocationCandidatesAsync } from './candidates.js';
@@ -19,7 +19,7 @@ import {
 } from './render.js';
 
 // The NUMA trees of the fixture: cn1 with children and PFs below them, cn2 flat.
-const { store } = loadInventory(
+const { store } = parseInventory(
   readFileSync(new URL('../fixtures/numa-trees.yaml', import.meta.url), 'utf8'),
 );
 
@@ -213,7 +213,7 @@ describe('runaway products', () => {
       { length: 30 },
       (_, i) => `      - {name: c${i}, inventories: {VCPU: 4, MEMORY_MB: 64, DISK_GB: 10}}`,
     );
-    const wide = loadInventory(`providers:\n  - name: root\n    children:\n${children.join('\n')}\n`).store;
+    const wide = parseInventory(`providers:\n  - name: root\n    children:\n${children.join('\n')}\n`).store;
     const req = parseAllocationCandidatesQuery('resources=VCPU:1,MEMORY_MB:1,DISK_GB:1', '1.39');
     expect(findAllocationCandidates(wide, req).candidates).toHaveLength(27000);
     try {
@@ -323,7 +323,7 @@ describe('render', () => {
   });
 
   it('renders what the store holds now: nothing is kept from an earlier body', () => {
-    const { store: s } = loadInventory(
+    const { store: s } = parseInventory(
       'providers:\n  - name: cn\n    traits: [CUSTOM_Z, CUSTOM_A]\n    inventories: {VCPU: 8}\n',
     );
     const req = parseAllocationCandidatesQuery('resources=VCPU:2', '1.39');
@@ -354,7 +354,7 @@ describe('render', () => {
   });
 
   it('writes provider lists as UTF-8 bytes, non-ASCII names and empty lists included', () => {
-    const { store: s } = loadInventory('providers:\n  - name: ünïcødé 节点\n  - name: plain\n');
+    const { store: s } = parseInventory('providers:\n  - name: ünïcødé 节点\n  - name: plain\n');
     const all = listResourceProviders(s, parseResourceProvidersQuery('', '1.39'));
     const text = Buffer.from(renderProviderListBytes(all, '1.39')).toString();
     expect(JSON.parse(text)).toEqual(renderProviderList(all, '1.39'));
@@ -364,7 +364,7 @@ describe('render', () => {
 
 describe('bounded generation (Placement 2025.1 settings)', () => {
   // Two roots, each with three interchangeable children of 4 VCPU.
-  const wide = loadInventory(`
+  const wide = parseInventory(`
 providers:
   - name: a
     children:
@@ -414,7 +414,7 @@ providers:
   });
 
   it('gives the same candidates with or without pruning, usage counted', () => {
-    const used = loadInventory(`
+    const used = parseInventory(`
 providers:
   - name: r
     children:
@@ -442,7 +442,7 @@ providers:
       { length: 12 },
       (_, i) => `      - {name: c${i}, inventories: {VCPU: 8}}`,
     ).join('\n');
-    const store = loadInventory(`providers:\n  - name: r\n    children:\n${children}\n`).store;
+    const store = parseInventory(`providers:\n  - name: r\n    children:\n${children}\n`).store;
     const q = parseAllocationCandidatesQuery(
       'resources1=VCPU:1&resources2=VCPU:1&resources3=VCPU:1&group_policy=none',
       '1.39',
@@ -465,7 +465,7 @@ providers:
       { length: 40 },
       (_, i) => `      - {name: c${i}, inventories: {VCPU: 64}}`,
     ).join('\n');
-    const big = loadInventory(`providers:\n  - name: r\n    children:\n${children}\n`).store;
+    const big = parseInventory(`providers:\n  - name: r\n    children:\n${children}\n`).store;
     const q = parseAllocationCandidatesQuery(
       'group_policy=none&resources1=VCPU:1&resources2=VCPU:1&resources3=VCPU:1&resources4=VCPU:1&limit=1',
       '1.39',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isStackspecError } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
-import { loadInventory } from '../model/inventory-file.js';
+import { parseInventory } from '../model/inventory-file.js';
 import type { ProviderStore } from '../model/store.js';
 import { parseAllocationCandidatesQuery, parseResourceProvidersQuery } from '../parse.js';
 import { findAllocationCandidates } from './candidates.js';
@@ -17,7 +17,7 @@ const GOLD = '11111111-1111-4111-8111-111111111111';
 const RESERVED = '22222222-2222-4222-8222-222222222222';
 
 function cloud(yaml: string): ProviderStore {
-  return loadInventory(yaml).store;
+  return parseInventory(yaml).store;
 }
 
 // Flat hosts, no trees and no sharing providers: every group judges providers one by one.
@@ -69,6 +69,11 @@ function reasons(stage: ExplainStage | undefined): string[] {
   return (stage?.examples ?? []).map((x) => `${x.name}: ${x.reason}`);
 }
 
+/** The reasons of the first stage of the first group that kept nothing. */
+function turnedAway(e: { groups: readonly { stages: readonly ExplainStage[] }[] }): string[] {
+  return reasons(emptied(e.groups[0]?.stages ?? []));
+}
+
 describe('explainAllocationCandidates, one provider per group', () => {
   it('names the providers without room, with capacity, reserved and ratio, and max_unit', () => {
     const e = explain(flat, 'resources=VCPU:8&required=CUSTOM_A');
@@ -89,7 +94,7 @@ providers:
 `),
       'resources=VCPU:8',
     );
-    expect(reasons(emptied(room.groups[0]?.stages ?? []))).toEqual([
+    expect(turnedAway(room)).toEqual([
       'kvm-01: VCPU max_unit 4 < 8 asked',
       'kvm-02: VCPU 6 free of 32 (reserved 2, ratio 1.0), 8 asked',
     ]);
@@ -102,7 +107,7 @@ providers:
     expect(capacity).toMatchObject({ before: 4, kept: 2 });
     // Capacity comes before member_of: kvm-04, the only member, is gone already.
     const steps = explain(flat, `resources=MEMORY_MB:3&member_of=${RESERVED}`);
-    expect(reasons(emptied(steps.groups[0]?.stages ?? []))).toEqual([
+    expect(turnedAway(steps)).toEqual([
       `kvm-01: not in aggregate ${RESERVED}`,
       `kvm-02: not in aggregate ${RESERVED}`,
     ]);
@@ -116,7 +121,7 @@ providers:
 `),
       'resources=MEMORY_MB:3',
     );
-    expect(reasons(emptied(odd.groups[0]?.stages ?? []))).toEqual([
+    expect(turnedAway(odd)).toEqual([
       'kvm-03: MEMORY_MB step_size 2 does not divide 3',
       'kvm-04: MEMORY_MB min_unit 4 > 3 asked',
     ]);
@@ -142,13 +147,9 @@ providers:
 
   it('names a forbidden aggregate, with its name when the inventory gives one', () => {
     const q = `resources=VCPU:1&required=CUSTOM_B&member_of=!${RESERVED}`;
-    expect(reasons(emptied(explain(flat, q).groups[0]?.stages ?? []))).toEqual([
-      `kvm-04: in aggregate ${RESERVED} (forbidden)`,
-    ]);
+    expect(turnedAway(explain(flat, q))).toEqual([`kvm-04: in aggregate ${RESERVED} (forbidden)`]);
     const named = explain(flat, q, '1.39', { [RESERVED]: 'reserved' });
-    expect(reasons(emptied(named.groups[0]?.stages ?? []))).toEqual([
-      `kvm-04: in aggregate ${RESERVED} (reserved, forbidden)`,
-    ]);
+    expect(turnedAway(named)).toEqual([`kvm-04: in aggregate ${RESERVED} (reserved, forbidden)`]);
     expect(named.groups[0]?.stages.at(-1)?.label).toBe('not in reserved');
   });
 
@@ -159,9 +160,7 @@ providers:
     );
     expect(forbidden.emptiedBy?.stage).toBe('member-of');
     const anyOf = explain(flat, 'resources=DISK_GB:1&required=in:CUSTOM_A,CUSTOM_B');
-    expect(reasons(emptied(anyOf.groups[0]?.stages ?? []))).toEqual([
-      'disk-only: has none of CUSTOM_A, CUSTOM_B',
-    ]);
+    expect(turnedAway(anyOf)).toEqual(['disk-only: has none of CUSTOM_A, CUSTOM_B']);
     const bad = explain(flat, 'resources=VCPU:1&required=!CUSTOM_BAD&member_of=' + `${GOLD}` + '&limit=1');
     expect(bad.groups[0]?.stages.find((s) => s.stage === 'forbidden-traits')).toMatchObject({
       before: 4,
@@ -177,9 +176,7 @@ providers:
 `),
       'resources=VCPU:1&required=!CUSTOM_BAD',
     );
-    expect(reasons(emptied(only.groups[0]?.stages ?? []))).toEqual([
-      'kvm-02: has forbidden trait CUSTOM_BAD',
-    ]);
+    expect(turnedAway(only)).toEqual(['kvm-02: has forbidden trait CUSTOM_BAD']);
   });
 
   it('counts in_tree, naming the tree, and says when its provider does not exist', () => {
@@ -189,9 +186,9 @@ providers:
       'required CUSTOM_BAD 1/4',
       'in_tree kvm-01 0/1',
     ]);
-    expect(reasons(emptied(e.groups[0]?.stages ?? []))).toEqual(['kvm-02: not in the tree of kvm-01']);
+    expect(turnedAway(e)).toEqual(['kvm-02: not in the tree of kvm-01']);
     const unknown = explain(flat, 'resources=VCPU:1&in_tree=deadbeef-0000-4000-8000-000000000000');
-    expect(reasons(emptied(unknown.groups[0]?.stages ?? []))[0]).toBe(
+    expect(turnedAway(unknown)[0]).toBe(
       'kvm-01: in_tree deadbeef-0000-4000-8000-000000000000 names no provider',
     );
   });
@@ -228,7 +225,7 @@ describe('explainAllocationCandidates, the unsuffixed group over trees', () => {
       'room for VCPU:1 2/2',
       'required HW_CPU_X86_AVX 0/2',
     ]);
-    expect(reasons(emptied(e.groups[0]?.stages ?? []))).toEqual([
+    expect(turnedAway(e)).toEqual([
       'cn1: no provider with room has HW_CPU_X86_AVX',
       'cn2: no provider with room has HW_CPU_X86_AVX',
     ]);
@@ -243,9 +240,7 @@ describe('explainAllocationCandidates, the unsuffixed group over trees', () => {
       'required CUSTOM_NUMA 0/1',
     ]);
     const only = explain(trees, `resources=SRIOV_NET_VF:1&member_of=!${GOLD}`);
-    expect(reasons(emptied(only.groups[0]?.stages ?? []))).toEqual([
-      `cn1: in aggregate ${GOLD} (forbidden), which covers the whole tree`,
-    ]);
+    expect(turnedAway(only)).toEqual([`cn1: in aggregate ${GOLD} (forbidden), which covers the whole tree`]);
   });
 
   it('counts root_required among the group stages, where the engine applies it', () => {

@@ -230,14 +230,20 @@ interface GroupContext {
   names: AggregateNames | undefined;
 }
 
-function explainOneProviderGroup(filter: GroupFilter, ctx: GroupContext): Funnel {
-  const { store, anchorRoots, sharing, names } = ctx;
+/**
+ * Which of a group's stages the explanation shows: the class and capacity
+ * stages when `classes`, the positive-filter stage (one-provider mode) when
+ * `positive`, and each filter the group's request uses.
+ */
+function shownStages(
+  filter: GroupFilter,
+  anchorRoots: GroupContext['anchorRoots'],
+  classes: boolean,
+  positive: boolean,
+): boolean[] {
   const group = filter.group;
-  const rr = ctx.request.rootRequired;
-  const layout = filter.stages;
-  const needsPositive = !filter.classes.length && !filter.hasPositiveFilter;
-  const shown = layout.map((s, i) => {
-    if (s.id === 'resource-class' || s.id === 'capacity') return filter.classes.length > 0;
+  return filter.stages.map((s, i) => {
+    if (s.id === 'resource-class' || s.id === 'capacity') return classes;
     if (i === filter.requiredAt) return filter.requiredSingles.length > 0;
     if (i === filter.forbiddenAt) return group.forbiddenTraits.length > 0;
     if (i === filter.anyAt) return filter.anySets.length > 0;
@@ -245,9 +251,18 @@ function explainOneProviderGroup(filter: GroupFilter, ctx: GroupContext): Funnel
     if (i === filter.forbiddenAggregatesAt) return group.forbiddenAggregates.length > 0;
     if (i === filter.inTreeAt) return group.inTree !== undefined;
     if (i === filter.rootRequiredAt) return anchorRoots !== undefined;
-    if (i === filter.positiveFilterAt) return needsPositive;
+    if (i === filter.positiveFilterAt) return positive;
     return false;
   });
+}
+
+function explainOneProviderGroup(filter: GroupFilter, ctx: GroupContext): Funnel {
+  const { store, anchorRoots, sharing, names } = ctx;
+  const group = filter.group;
+  const rr = ctx.request.rootRequired;
+  const layout = filter.stages;
+  const needsPositive = !filter.classes.length && !filter.hasPositiveFilter;
+  const shown = shownStages(filter, anchorRoots, filter.classes.length > 0, needsPositive);
   const units = [...store.providers()];
   const stops = new Int32Array(units.length);
   units.forEach((p, u) => {
@@ -324,17 +339,7 @@ function explainTreeGroup(filter: GroupFilter, ctx: GroupContext): Funnel {
   const rr = ctx.request.rootRequired;
   const layout = filter.stages;
   const n = filter.classes.length;
-  const shown = layout.map((s, i) => {
-    if (s.id === 'resource-class' || s.id === 'capacity') return true;
-    if (i === filter.requiredAt) return filter.requiredSingles.length > 0;
-    if (i === filter.forbiddenAt) return group.forbiddenTraits.length > 0;
-    if (i === filter.anyAt) return filter.anySets.length > 0;
-    if (i === filter.memberAt) return group.memberOf.length > 0;
-    if (i === filter.forbiddenAggregatesAt) return group.forbiddenAggregates.length > 0;
-    if (i === filter.inTreeAt) return group.inTree !== undefined;
-    if (i === filter.rootRequiredAt) return anchorRoots !== undefined;
-    return false;
-  });
+  const shown = shownStages(filter, anchorRoots, true, false);
   // The sharing providers each tree may borrow from.
   const lenders = new Map<Provider, Provider[]>();
   for (const s of sharing) {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadInventory } from '../model/inventory-file.js';
+import { parseInventory } from '../model/inventory-file.js';
 import type { ProviderStore } from '../model/store.js';
 import { parseAllocationCandidatesQuery, parseResourceProvidersQuery } from '../parse.js';
 import { findAllocationCandidates } from './candidates.js';
@@ -14,7 +14,8 @@ const AGG = {
 const ALL = ['cn1', 'numa1_1', 'numa1_2', 'cn2', 'numa2_1', 'numa2_2', 'ss1', 'ss2'];
 
 function load(): ProviderStore {
-  return loadInventory(readFileSync(new URL('../fixtures/spec-example.yaml', import.meta.url), 'utf8')).store;
+  return parseInventory(readFileSync(new URL('../fixtures/spec-example.yaml', import.meta.url), 'utf8'))
+    .store;
 }
 
 function candidates(store: ProviderStore, query: string): string[][] {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { AllocationCandidatesExplanationSchema } from '../engine/explain-schema.js';
-import { loadInventory } from '../model/inventory-file.js';
+import { parseInventory } from '../model/inventory-file.js';
 import { EXPLAIN_HEADER, isExplainAsked } from './explain.js';
 import { createPlacementHandler } from './service.js';
 
 const GOLD = '11111111-1111-4111-8111-111111111111';
 
 function server(options: { maxAllocationCandidates?: number } = {}) {
-  const { store } = loadInventory(`
+  const { store } = parseInventory(`
 traits: [CUSTOM_FAST]
 aggregates: {gold: ${GOLD}}
 providers:

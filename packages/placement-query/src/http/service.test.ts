@@ -176,21 +176,17 @@ describe('createPlacementHandler', () => {
       resource_provider_generation: 2,
       inventories: { VCPU: { total: 4 } },
     });
-    const alloc = await call('PUT', `/allocations/${CONSUMER}`, {
-      allocations: { [RP]: { resources: { VCPU: 3 } } },
-      project_id: 'p',
-      user_id: 'u',
-      consumer_generation: null,
-      consumer_type: 'INSTANCE',
-    });
-    expect(alloc.status).toBe(204);
-    const again = await call('PUT', `/allocations/${CONSUMER}`, {
-      allocations: { [RP]: { resources: { VCPU: 1 } } },
-      project_id: 'p',
-      user_id: 'u',
-      consumer_generation: null,
-      consumer_type: 'INSTANCE',
-    });
+    // Both writes claim CONSUMER is new (generation null): only the first may.
+    const allocateAsNew = (vcpu: number) =>
+      call('PUT', `/allocations/${CONSUMER}`, {
+        allocations: { [RP]: { resources: { VCPU: vcpu } } },
+        project_id: 'p',
+        user_id: 'u',
+        consumer_generation: null,
+        consumer_type: 'INSTANCE',
+      });
+    expect((await allocateAsNew(3)).status).toBe(204);
+    const again = await allocateAsNew(1);
     expect(again.status).toBe(409);
     expect(detail(again.body)).toMatch(/consumer generation conflict - expected 1 but got None/);
     expect((await call('GET', `/resource_providers/${RP}/usages`)).body).toEqual({
@@ -347,21 +343,38 @@ describe('createPlacementHandler with roles from trusted headers', () => {
     ],
   });
 
+  /** As `headers`, creates a provider and a trait and lists providers: each call must succeed. */
+  async function expectWritesAllowed(enforceNewDefaults: boolean, headers: Record<string, string>) {
+    const h = handler(enforceNewDefaults);
+    const { call } = client(h);
+    expect(
+      (await call('POST', '/resource_providers', { name: 'cn1', uuid: RP }, '1.39', headers)).status,
+    ).toBe(200);
+    expect((await call('PUT', '/traits/CUSTOM_A', undefined, '1.39', headers)).status).toBe(201);
+    expect((await call('GET', '/resource_providers', undefined, '1.39', headers)).status).toBe(200);
+    expect(h.store.providerCount).toBe(1);
+  }
+
+  /** As `headers`, tries to create a provider and a trait: both get Placement's 403, and nothing is stored. */
+  async function expectWritesRefused(enforceNewDefaults: boolean, headers: Record<string, string>) {
+    const h = handler(enforceNewDefaults);
+    const { call } = client(h);
+    const create = await call('POST', '/resource_providers', { name: 'cn1' }, '1.39', headers);
+    expect(create.status).toBe(403);
+    expect(create.body).toEqual(forbiddenBody('placement:resource_providers:create'));
+    expect((await call('PUT', '/traits/CUSTOM_A', undefined, '1.39', headers)).body).toEqual(
+      forbiddenBody('placement:traits:update'),
+    );
+    expect(h.store.providerCount).toBe(0);
+    expect((await call('GET', '/traits/CUSTOM_A', undefined, '1.39', SYSTEM_ADMIN)).status).toBe(404);
+  }
+
   describe('as Placement 8.0 ships (enforce_new_defaults off)', () => {
     it.each([
       ['a system-scoped admin', SYSTEM_ADMIN],
       ['a project-scoped admin', PROJECT_ADMIN],
       ["Nova's service user", SERVICE_USER],
-    ])('lets %s write and read', async (_who, headers) => {
-      const h = handler();
-      const { call } = client(h);
-      expect(
-        (await call('POST', '/resource_providers', { name: 'cn1', uuid: RP }, '1.39', headers)).status,
-      ).toBe(200);
-      expect((await call('PUT', '/traits/CUSTOM_A', undefined, '1.39', headers)).status).toBe(201);
-      expect((await call('GET', '/resource_providers', undefined, '1.39', headers)).status).toBe(200);
-      expect(h.store.providerCount).toBe(1);
-    });
+    ])('lets %s write and read', (_who, headers) => expectWritesAllowed(false, headers));
 
     it.each([
       ['no roles', {}],
@@ -369,18 +382,9 @@ describe('createPlacementHandler with roles from trusted headers', () => {
       ['a system reader', { 'x-roles': 'reader', 'openstack-system-scope': 'all' }],
       ['a member', { 'x-roles': 'member,reader', 'x-project-id': 'p1' }],
       ['a reader', { 'x-roles': 'reader', 'x-project-id': 'p1' }],
-    ])("refuses writes from %s with Placement's 403 and stores nothing", async (_who, headers) => {
-      const h = handler();
-      const { call } = client(h);
-      const create = await call('POST', '/resource_providers', { name: 'cn1' }, '1.39', headers);
-      expect(create.status).toBe(403);
-      expect(create.body).toEqual(forbiddenBody('placement:resource_providers:create'));
-      expect((await call('PUT', '/traits/CUSTOM_A', undefined, '1.39', headers)).body).toEqual(
-        forbiddenBody('placement:traits:update'),
-      );
-      expect(h.store.providerCount).toBe(0);
-      expect((await call('GET', '/traits/CUSTOM_A', undefined, '1.39', SYSTEM_ADMIN)).status).toBe(404);
-    });
+    ])("refuses writes from %s with Placement's 403 and stores nothing", (_who, headers) =>
+      expectWritesRefused(false, headers),
+    );
 
     it('lets a system reader or any admin read, and refuses a project reader', async () => {
       const { call } = client(handler());
@@ -409,14 +413,7 @@ describe('createPlacementHandler with roles from trusted headers', () => {
   });
 
   describe('with enforceNewDefaults', () => {
-    it('lets a system-scoped admin write and read', async () => {
-      const { call } = client(handler(true));
-      expect(
-        (await call('POST', '/resource_providers', { name: 'cn1', uuid: RP }, '1.39', SYSTEM_ADMIN)).status,
-      ).toBe(200);
-      expect((await call('PUT', '/traits/CUSTOM_A', undefined, '1.39', SYSTEM_ADMIN)).status).toBe(201);
-      expect((await call('GET', '/resource_providers', undefined, '1.39', SYSTEM_ADMIN)).status).toBe(200);
-    });
+    it('lets a system-scoped admin write and read', () => expectWritesAllowed(true, SYSTEM_ADMIN));
 
     it.each([
       ['no roles', {}],
@@ -424,17 +421,9 @@ describe('createPlacementHandler with roles from trusted headers', () => {
       ["Nova's service user", SERVICE_USER],
       ['a system reader', { 'x-roles': 'reader', 'openstack-system-scope': 'all' }],
       ['a member', { 'x-roles': 'member,reader', 'x-project-id': 'p1' }],
-    ])("refuses writes from %s with Placement's 403 and stores nothing", async (_who, headers) => {
-      const h = handler(true);
-      const { call } = client(h);
-      const create = await call('POST', '/resource_providers', { name: 'cn1' }, '1.39', headers);
-      expect(create.status).toBe(403);
-      expect(create.body).toEqual(forbiddenBody('placement:resource_providers:create'));
-      expect((await call('PUT', '/traits/CUSTOM_A', undefined, '1.39', headers)).body).toEqual(
-        forbiddenBody('placement:traits:update'),
-      );
-      expect(h.store.providerCount).toBe(0);
-    });
+    ])("refuses writes from %s with Placement's 403 and stores nothing", (_who, headers) =>
+      expectWritesRefused(true, headers),
+    );
 
     it('lets a system reader read, and refuses reads without system scope', async () => {
       const { call } = client(handler(true));

@@ -200,7 +200,7 @@ function policyCheck(who: CredentialsHook, enforceNewDefaults: boolean): Service
  * resource under `routes/`, over the rules of `service/`.
  *
  * @example
- * const handler = createPlacementHandler({ store: loadInventory(text).store });
+ * const handler = createPlacementHandler({ store: parseInventory(text).store });
  * const server = await startServer(handler, { port: 8778 }); // from @stackspec/core/node
  */
 export function createPlacementHandler(options: PlacementServiceOptions = {}): PlacementHandler {

@@ -1,20 +1,20 @@
-import { isStackspecError, safeParseDocument } from '@stackspec/core';
+import { isStackspecError, validateDocument } from '@stackspec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   applyInventory,
   hasDuplicateJsonKey,
   InventoryFileSchema,
-  loadInventory,
+  parseInventory,
   resolveInventory,
-  safeLoadInventory,
   uuidFromName,
+  validateInventory,
 } from './inventory-file.js';
 import { createProviderStore, INVENTORY_DEFAULTS } from './store.js';
 
-describe('safeLoadInventory', () => {
+describe('validateInventory', () => {
   it('builds trees, derives stable uuids and records usages as allocations', () => {
-    const { store, inventory } = loadInventory(`
+    const { store, inventory } = parseInventory(`
 providers:
   - name: cn1
     inventories: {VCPU: {total: 8, allocation_ratio: 2.0}, MEMORY_MB: 1024}
@@ -44,13 +44,13 @@ providers:
   });
 
   it('points at the line of an unknown trait and suggests the standard one', () => {
-    const r = safeLoadInventory('providers:\n  - name: cn1\n    traits: [HW_CPU_X86_AVXX]\n', {
+    const r = validateInventory('providers:\n  - name: cn1\n    traits: [HW_CPU_X86_AVXX]\n', {
       filename: 'inv.yaml',
     });
     expect(r.ok).toBe(false);
     const d = r.diagnostics[0];
     expect(d).toMatchObject({
-      code: 'inventory/unknown-trait',
+      code: 'placement-query/inventory/unknown-trait',
       file: 'inv.yaml',
       line: 3,
       path: '/providers/0/traits/0',
@@ -59,7 +59,7 @@ providers:
   });
 
   it('collects every cross-reference problem at once', () => {
-    const r = safeLoadInventory(`
+    const r = validateInventory(`
 aggregates: {gold: 11111111-1111-1111-1111-111111111111}
 providers:
   - name: a
@@ -73,27 +73,34 @@ providers:
     expect(r.ok).toBe(false);
     const codes = r.diagnostics.map((d) => d.code).sort();
     expect(codes).toEqual([
-      'inventory/duplicate-provider',
-      'inventory/no-inventory',
-      'inventory/reserved-above-total',
-      'inventory/unknown-aggregate',
-      'inventory/unknown-parent',
-      'inventory/unknown-resource-class',
+      'placement-query/inventory/duplicate-provider',
+      'placement-query/inventory/no-inventory',
+      'placement-query/inventory/reserved-above-total',
+      'placement-query/inventory/unknown-aggregate',
+      'placement-query/inventory/unknown-parent',
+      'placement-query/inventory/unknown-resource-class',
     ]);
-    expect(r.diagnostics.find((d) => d.code === 'inventory/unknown-aggregate')?.hint).toMatch(/gold/);
-    expect(r.diagnostics.find((d) => d.code === 'inventory/unknown-parent')?.hint).toMatch(/\bb\b/);
+    expect(r.diagnostics.find((d) => d.code === 'placement-query/inventory/unknown-aggregate')?.hint).toMatch(
+      /gold/,
+    );
+    expect(r.diagnostics.find((d) => d.code === 'placement-query/inventory/unknown-parent')?.hint).toMatch(
+      /\bb\b/,
+    );
   });
 
   it('refuses a parent loop and over-capacity usage', () => {
-    const loop = safeLoadInventory('providers:\n  - {name: a, parent: b}\n  - {name: b, parent: a}\n');
+    const loop = validateInventory('providers:\n  - {name: a, parent: b}\n  - {name: b, parent: a}\n');
     expect(loop.ok).toBe(false);
-    expect(loop.diagnostics[0]?.code).toBe('inventory/parent-loop');
-    const over = safeLoadInventory('providers:\n  - {name: a, inventories: {VCPU: 2}, usages: {VCPU: 3}}\n');
-    expect(over.diagnostics[0]).toMatchObject({ code: 'inventory/capacity-exceeded', line: 2 });
+    expect(loop.diagnostics[0]?.code).toBe('placement-query/inventory/parent-loop');
+    const over = validateInventory('providers:\n  - {name: a, inventories: {VCPU: 2}, usages: {VCPU: 3}}\n');
+    expect(over.diagnostics[0]).toMatchObject({
+      code: 'placement-query/inventory/capacity-exceeded',
+      line: 2,
+    });
   });
 
   it('reports schema problems with located diagnostics', () => {
-    const r = safeLoadInventory('{"providers": [{"name": "a", "inventory": {}}]}', { filename: 'x.json' });
+    const r = validateInventory('{"providers": [{"name": "a", "inventory": {}}]}', { filename: 'x.json' });
     expect(r.ok).toBe(false);
     expect(r.diagnostics[0]?.path).toBe('/providers/0/inventory');
   });
@@ -101,7 +108,7 @@ providers:
   it('never throws on arbitrary text (property)', () => {
     fc.assert(
       fc.property(fc.string(), (text) => {
-        const r = safeLoadInventory(text);
+        const r = validateInventory(text);
         if (!r.ok) expect(r.diagnostics.length).toBeGreaterThan(0);
       }),
       { numRuns: 300 },
@@ -114,7 +121,7 @@ describe('long parent chains', () => {
     // Children listed before their parents, so ordering has to follow the whole chain.
     const entries = ['  - {name: p0}'];
     for (let i = 1; i < 5000; i += 1) entries.push(`  - {name: p${i}, parent: p${i - 1}}`);
-    const { store, inventory } = loadInventory(`providers:\n${entries.reverse().join('\n')}\n`);
+    const { store, inventory } = parseInventory(`providers:\n${entries.reverse().join('\n')}\n`);
     expect(inventory.providers[0]?.name).toBe('p0');
     expect(store.providerByName('p4999')?.root.name).toBe('p0');
   });
@@ -122,7 +129,7 @@ describe('long parent chains', () => {
 
 describe('aggregate metadata', () => {
   it('keeps the metadata of aggregates declared with it, and plain aliases too', () => {
-    const r = safeLoadInventory(
+    const r = validateInventory(
       [
         'aggregates:',
         '  plain: 0000000b-0000-4000-8000-00000000000b',
@@ -144,12 +151,12 @@ describe('aggregate metadata', () => {
   });
 
   it('points at a bad uuid inside an aggregate with metadata', () => {
-    const r = safeLoadInventory('aggregates:\n  a:\n    uuid: nope\nproviders: []\n', {
+    const r = validateInventory('aggregates:\n  a:\n    uuid: nope\nproviders: []\n', {
       filename: 'inv.yaml',
     });
     expect(r.ok).toBe(false);
     expect(r.diagnostics[0]).toMatchObject({
-      code: 'inventory/invalid-uuid',
+      code: 'placement-query/inventory/invalid-uuid',
       path: '/aggregates/a/uuid',
       line: 3,
     });
@@ -268,7 +275,7 @@ describe('resolveInventory and applyInventory', () => {
     );
     expect(r.ok).toBe(false);
     expect(r.diagnostics.map((d) => [d.code, d.path])).toEqual([
-      ['inventory/duplicate-provider', '/providers/1/name'],
+      ['placement-query/inventory/duplicate-provider', '/providers/1/name'],
     ]);
   });
 
@@ -288,7 +295,7 @@ describe('resolveInventory and applyInventory', () => {
     expect(r.ok).toBe(false);
     expect(r.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
       [
-        'inventory/parent-loop',
+        'placement-query/inventory/parent-loop',
         '/providers/1/parent',
         'Providers form a loop through their parents: x -> z -> y -> x.',
       ],
@@ -314,10 +321,10 @@ describe('resolveInventory and applyInventory', () => {
 describe('inventory size limit', () => {
   it('refuses a file over maxBytes with a located error, and reads it under a raised limit', () => {
     const text = 'providers:\n  - name: a\n  - name: b\n';
-    const small = safeLoadInventory(text, { filename: 'cloud.yaml', maxBytes: 10 });
+    const small = validateInventory(text, { filename: 'cloud.yaml', maxBytes: 10 });
     expect(small.ok).toBe(false);
     expect(small.diagnostics[0]).toMatchObject({ code: 'yaml/too-large', file: 'cloud.yaml' });
-    expect(safeLoadInventory(text, { maxBytes: 1024 }).ok).toBe(true);
+    expect(validateInventory(text, { maxBytes: 1024 }).ok).toBe(true);
   });
 });
 
@@ -325,35 +332,39 @@ describe('JSON inventories on the fast path', () => {
   const json = (providers: string) => `{\n  "providers": [\n${providers}\n  ]\n}\n`;
 
   it('loads a clean JSON file to the same store as its YAML twin', () => {
-    const a = loadInventory(
+    const a = parseInventory(
       json('    {"name": "cn1", "inventories": {"VCPU": 8}, "traits": ["CUSTOM_X"], "aggregates": []}'),
       { filename: 'cloud.json' },
     );
-    const b = loadInventory('providers:\n  - {name: cn1, inventories: {VCPU: 8}, traits: [CUSTOM_X]}\n');
+    const b = parseInventory('providers:\n  - {name: cn1, inventories: {VCPU: 8}, traits: [CUSTOM_X]}\n');
     expect(a.inventory).toEqual(b.inventory);
   });
 
   it('still refuses a duplicate key, at its line and column, as the located parser does', () => {
     const text = json('    {"name": "cn1",\n     "inventories": {"VCPU": 8, "VCPU": 16}}');
-    const r = safeLoadInventory(text, { filename: 'cloud.json' });
+    const r = validateInventory(text, { filename: 'cloud.json' });
     expect(r.ok).toBe(false);
     expect(r.diagnostics).toEqual([
       expect.objectContaining({ code: 'yaml/duplicate-key', file: 'cloud.json', line: 4, column: 33 }),
     ]);
-    const located = safeParseDocument(text, { filename: 'cloud.json' });
+    const located = validateDocument(text, { filename: 'cloud.json' });
     expect(located.ok).toBe(false);
     expect(r.diagnostics).toEqual(located.ok ? [] : located.diagnostics);
   });
 
   it('places schema and reference problems at their lines without the located parse up front', () => {
-    const r = safeLoadInventory(
+    const r = validateInventory(
       json('    {"name": "cn1",\n     "traits": ["CUSTOM_X", "HW_CPU_X86_AVXX"]}'),
       {
         filename: 'cloud.json',
       },
     );
     expect(r.ok).toBe(false);
-    expect(r.diagnostics[0]).toMatchObject({ code: 'inventory/unknown-trait', line: 4, file: 'cloud.json' });
+    expect(r.diagnostics[0]).toMatchObject({
+      code: 'placement-query/inventory/unknown-trait',
+      line: 4,
+      file: 'cloud.json',
+    });
   });
 
   it('points into nested children, by path and line', () => {
@@ -371,26 +382,26 @@ describe('JSON inventories on the fast path', () => {
       '  - name: cn1',
       '',
     ].join('\n');
-    const r = safeLoadInventory(text, { filename: 'cloud.yaml' });
+    const r = validateInventory(text, { filename: 'cloud.yaml' });
     expect(r.ok).toBe(false);
     expect(r.diagnostics.map((d) => [d.code, d.path, d.line])).toEqual([
-      ['inventory/duplicate-provider', '/providers/1/name', 11],
+      ['placement-query/inventory/duplicate-provider', '/providers/1/name', 11],
       [
-        'inventory/reserved-above-total',
+        'placement-query/inventory/reserved-above-total',
         '/providers/0/children/1/children/0/inventories/SRIOV_NET_VF/reserved',
         9,
       ],
-      ['inventory/unknown-trait', '/providers/0/children/1/children/0/traits/1', 8],
-      ['inventory/no-inventory', '/providers/0/children/1/children/0/usages/VCPU', 10],
+      ['placement-query/inventory/unknown-trait', '/providers/0/children/1/children/0/traits/1', 8],
+      ['placement-query/inventory/no-inventory', '/providers/0/children/1/children/0/usages/VCPU', 10],
     ]);
   });
 
   it('keeps syntax, depth and size errors as they were', () => {
-    const broken = safeLoadInventory('{"providers": [}', { filename: 'cloud.json' });
+    const broken = validateInventory('{"providers": [}', { filename: 'cloud.json' });
     expect(broken.diagnostics[0]).toMatchObject({ code: 'json/syntax', line: 1 });
-    const big = safeLoadInventory(json('    {"name": "cn1"}'), { filename: 'cloud.json', maxBytes: 10 });
+    const big = validateInventory(json('    {"name": "cn1"}'), { filename: 'cloud.json', maxBytes: 10 });
     expect(big.diagnostics[0]).toMatchObject({ code: 'yaml/too-large' });
-    const deep = safeLoadInventory(`${'['.repeat(5000)}${']'.repeat(5000)}`, { filename: 'cloud.json' });
+    const deep = validateInventory(`${'['.repeat(5000)}${']'.repeat(5000)}`, { filename: 'cloud.json' });
     expect(deep.diagnostics[0]).toMatchObject({ code: 'yaml/too-deep' });
   });
 });
@@ -425,7 +436,7 @@ describe('hasDuplicateJsonKey', () => {
     fc.assert(
       fc.property(value, (text) => {
         JSON.parse(text);
-        const located = safeParseDocument(text, { filename: 'x.json' });
+        const located = validateDocument(text, { filename: 'x.json' });
         const duplicate = !located.ok && located.diagnostics.some((d) => d.code === 'yaml/duplicate-key');
         expect(hasDuplicateJsonKey(text)).toBe(duplicate);
       }),

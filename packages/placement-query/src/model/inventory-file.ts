@@ -11,11 +11,11 @@ import {
   type PathSegment,
   type SourceDocument,
   STANDARD_RESOURCE_CLASSES,
-  safeParseDocument,
   suggest,
   toJsonPointer,
-  ValidationError,
+  validateDocument,
   validateWithSchema,
+  validationErrorOf,
 } from '@stackspec/core';
 import { z } from 'zod';
 import {
@@ -141,16 +141,16 @@ export function uuidFromName(name: string, namespace = NAMESPACE): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** Options for {@link safeLoadInventory}. */
-export interface LoadInventoryOptions extends ProviderStoreOptions {
+/** Options for {@link validateInventory}. */
+export interface ParseInventoryOptions extends ProviderStoreOptions {
   /** Shown in diagnostics; `.json` files are read as JSON. */
   filename?: string;
   /** Largest file accepted, in bytes (default: core's document limit, 10 MiB); a 100k-node cloud is ~50 MB. */
   maxBytes?: number;
 }
 
-/** Outcome of {@link safeLoadInventory}. */
-export type LoadInventoryResult =
+/** Outcome of {@link validateInventory}. */
+export type ValidateInventoryResult =
   | { ok: true; inventory: ResolvedInventory; store: ProviderStore; diagnostics: Diagnostic[] }
   | { ok: false; diagnostics: Diagnostic[] };
 
@@ -161,11 +161,14 @@ export type LoadInventoryResult =
  * uuids, unknown parents and aggregate aliases, reserved above total,
  * usages beyond capacity.
  */
-export function safeLoadInventory(text: string, options: LoadInventoryOptions = {}): LoadInventoryResult {
+export function validateInventory(
+  text: string,
+  options: ParseInventoryOptions = {},
+): ValidateInventoryResult {
   const parsed = parseInventoryText(text, options);
   if (!parsed.ok) return { ok: false, diagnostics: parsed.diagnostics };
   const doc = parsed.document;
-  const checked = validateWithSchema(InventoryFileSchema, doc, { area: 'inventory' });
+  const checked = validateWithSchema(InventoryFileSchema, doc, { area: 'placement-query/inventory' });
   if (!checked.ok) return { ok: false, diagnostics: checked.diagnostics };
   const store = createProviderStore(options);
   const resolved = resolveInventory(checked.value, store, doc);
@@ -190,18 +193,18 @@ export function safeLoadInventory(text: string, options: LoadInventoryOptions = 
  */
 function parseInventoryText(
   text: string,
-  options: LoadInventoryOptions,
-): ReturnType<typeof safeParseDocument> {
+  options: ParseInventoryOptions,
+): ReturnType<typeof validateDocument> {
   const base = {
     ...(options.filename ? { filename: options.filename } : {}),
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
   };
   if (options.filename && /\.json$/i.test(options.filename)) {
-    const fast = safeParseDocument(text, { ...base, duplicateKeys: 'ignore' });
+    const fast = validateDocument(text, { ...base, duplicateKeys: 'ignore' });
     // Syntax, size and depth problems are found before duplicate keys are looked for: the same either way.
     if (!fast.ok || !hasDuplicateJsonKey(text)) return fast;
   }
-  return safeParseDocument(text, base);
+  return validateDocument(text, base);
 }
 
 const QUOTE = 0x22;
@@ -263,17 +266,14 @@ export function hasDuplicateJsonKey(text: string): boolean {
   return false;
 }
 
-/** Like {@link safeLoadInventory} but throws a `ValidationError` carrying every diagnostic. */
-export function loadInventory(
+/** Like {@link validateInventory} but throws a `ValidationError` carrying every diagnostic. */
+export function parseInventory(
   text: string,
-  options: LoadInventoryOptions = {},
+  options: ParseInventoryOptions = {},
 ): { inventory: ResolvedInventory; store: ProviderStore } {
-  const r = safeLoadInventory(text, options);
+  const r = validateInventory(text, options);
   if (!r.ok) {
-    throw new ValidationError(undefined, {
-      code: r.diagnostics[0]?.code ?? 'inventory/invalid',
-      diagnostics: r.diagnostics,
-    });
+    throw validationErrorOf(r.diagnostics);
   }
   return { inventory: r.inventory, store: r.store };
 }
@@ -328,7 +328,7 @@ export function resolveInventory(
       return;
     }
     report(path, {
-      code: 'inventory/unknown-trait',
+      code: 'placement-query/inventory/unknown-trait',
       message: `${t} is neither a standard trait nor a custom trait (CUSTOM_[A-Z0-9_]+).`,
       ...hint(suggest(t, standardTraitList)),
     });
@@ -342,7 +342,7 @@ export function resolveInventory(
     report(
       path,
       {
-        code: 'inventory/unknown-resource-class',
+        code: 'placement-query/inventory/unknown-resource-class',
         message: `${rc} is neither a standard resource class nor a custom one (CUSTOM_[A-Z0-9_]+).`,
         ...hint(suggest(rc, STANDARD_CLASS_LIST)),
       },
@@ -352,7 +352,7 @@ export function resolveInventory(
   (file.traits ?? []).forEach((t, i) => {
     if (!CUSTOM_TRAIT_PATTERN.test(t)) {
       report(['traits', i], {
-        code: 'inventory/not-custom-trait',
+        code: 'placement-query/inventory/not-custom-trait',
         message: `${t} is not a custom trait; only CUSTOM_ traits are declared here.`,
         hint: vocabulary.isStandardTrait(t)
           ? `${t} is a standard trait and always exists`
@@ -363,7 +363,7 @@ export function resolveInventory(
   (file.resource_classes ?? []).forEach((c, i) => {
     if (!CUSTOM_RESOURCE_CLASS_PATTERN.test(c)) {
       report(['resource_classes', i], {
-        code: 'inventory/not-custom-resource-class',
+        code: 'placement-query/inventory/not-custom-resource-class',
         message: `${c} is not a custom resource class; only CUSTOM_ classes are declared here.`,
       });
     } else customClasses.add(c);
@@ -374,7 +374,7 @@ export function resolveInventory(
     const uuid = typeof value === 'string' ? value : value.uuid;
     if (!isUuidLike(uuid)) {
       report(typeof value === 'string' ? ['aggregates', alias] : ['aggregates', alias, 'uuid'], {
-        code: 'inventory/invalid-uuid',
+        code: 'placement-query/inventory/invalid-uuid',
         message: `Aggregate ${alias} must map to a UUID, not '${uuid}'.`,
       });
     } else {
@@ -432,7 +432,7 @@ export function resolveInventory(
     const { entry } = f;
     if (byName.has(entry.name)) {
       report(pathOf(f, 'name'), {
-        code: 'inventory/duplicate-provider',
+        code: 'placement-query/inventory/duplicate-provider',
         message: `The provider name ${entry.name} is used twice.`,
       });
       continue;
@@ -442,7 +442,7 @@ export function resolveInventory(
     if (entry.uuid !== undefined) {
       if (!CANONICAL_UUID.test(entry.uuid) && !isUuidLike(entry.uuid)) {
         report(pathOf(f, 'uuid'), {
-          code: 'inventory/invalid-uuid',
+          code: 'placement-query/inventory/invalid-uuid',
           message: `The uuid of provider ${entry.name} is not a UUID: '${entry.uuid}'.`,
           hint: 'leave uuid out to derive a stable one from the name',
         });
@@ -453,7 +453,7 @@ export function resolveInventory(
     const other = seenUuids.get(uuid);
     if (other) {
       report(pathOf(f, 'uuid'), {
-        code: 'inventory/duplicate-provider',
+        code: 'placement-query/inventory/duplicate-provider',
         message: `Providers ${other} and ${entry.name} share the uuid ${uuid}.`,
       });
       continue;
@@ -483,14 +483,14 @@ export function resolveInventory(
     if (entry.parent !== undefined) {
       if (parentName !== undefined) {
         report(pathOf(f, 'parent'), {
-          code: 'inventory/conflicting-parent',
+          code: 'placement-query/inventory/conflicting-parent',
           message: `Provider ${entry.name} is nested under ${parentName} and also names parent ${entry.parent}.`,
         });
       } else {
         parentName = refToName(entry.parent);
         if (!parentName) {
           report(pathOf(f, 'parent'), {
-            code: 'inventory/unknown-parent',
+            code: 'placement-query/inventory/unknown-parent',
             message: `The parent ${entry.parent} of provider ${entry.name} is not a provider of this file.`,
             ...hint(suggest(entry.parent, [...byName.keys()])),
           });
@@ -523,13 +523,13 @@ export function resolveInventory(
             };
       if (inv.reserved > inv.total) {
         report(pathOf(f, 'inventories', rc, 'reserved'), {
-          code: 'inventory/reserved-above-total',
+          code: 'placement-query/inventory/reserved-above-total',
           message: `The reserved amount of ${rc} on ${entry.name} (${inv.reserved}) is greater than its total (${inv.total}).`,
         });
       }
       if (inv.min_unit > inv.max_unit) {
         report(pathOf(f, 'inventories', rc, 'min_unit'), {
-          code: 'inventory/min-above-max',
+          code: 'placement-query/inventory/min-above-max',
           message: `min_unit of ${rc} on ${entry.name} (${inv.min_unit}) is greater than max_unit (${inv.max_unit}); nothing could be allocated.`,
           severity: 'warning',
         });
@@ -549,7 +549,7 @@ export function resolveInventory(
         aggregates.push(uuid);
       } else {
         report(pathOf(f, 'aggregates', i), {
-          code: 'inventory/unknown-aggregate',
+          code: 'placement-query/inventory/unknown-aggregate',
           message: `The aggregate ${a} of provider ${entry.name} is neither a UUID nor an alias from the aggregates section.`,
           ...hint(suggest(a, [...aliases.keys()])),
         });
@@ -586,7 +586,7 @@ export function resolveInventory(
     if (loopAt !== undefined) {
       const cycle = [...chain.slice(chain.indexOf(loopAt)), loopAt].map((x) => x.entry.name);
       report(pathOf(loopAt, 'parent'), {
-        code: 'inventory/parent-loop',
+        code: 'placement-query/inventory/parent-loop',
         message: `Providers form a loop through their parents: ${cycle.join(' -> ')}.`,
       });
       for (const x of chain) x.mark = DONE;
@@ -617,7 +617,7 @@ export function resolveInventory(
       report(
         () => pathOf().slice(0, -1),
         {
-          code: 'inventory/unknown-provider',
+          code: 'placement-query/inventory/unknown-provider',
           message: `Allocations name provider ${providerRef}, which this file does not define.`,
           ...hint(suggest(providerRef, [...byName.keys()])),
         },
@@ -630,7 +630,7 @@ export function resolveInventory(
       report(
         pathOf,
         {
-          code: 'inventory/no-inventory',
+          code: 'placement-query/inventory/no-inventory',
           message: `Provider ${p.name} has no ${rc} inventory to allocate from.`,
         },
         true,
@@ -642,14 +642,14 @@ export function resolveInventory(
     const now = (per.get(rc) ?? 0) + amount;
     if (now > (inv.total - inv.reserved) * inv.allocation_ratio) {
       report(pathOf, {
-        code: 'inventory/capacity-exceeded',
+        code: 'placement-query/inventory/capacity-exceeded',
         message: `Allocating ${amount} ${rc} on ${p.name} exceeds its capacity (${Math.trunc((inv.total - inv.reserved) * inv.allocation_ratio)}, ${per.get(rc) ?? 0} already used).`,
       });
       return;
     }
     if (amount < inv.min_unit || amount > inv.max_unit || amount % inv.step_size !== 0) {
       report(pathOf, {
-        code: 'inventory/allocation-constraints',
+        code: 'placement-query/inventory/allocation-constraints',
         message: `Allocating ${amount} ${rc} on ${p.name} breaks its min_unit/max_unit/step_size (${inv.min_unit}/${inv.max_unit}/${inv.step_size}).`,
       });
       return;
@@ -681,7 +681,7 @@ export function resolveInventory(
     const path: PathSegment[] = ['consumers', i];
     if (!isUuidLike(c.uuid)) {
       report([...path, 'uuid'], {
-        code: 'inventory/invalid-uuid',
+        code: 'placement-query/inventory/invalid-uuid',
         message: `The consumer uuid '${c.uuid}' is not a UUID.`,
       });
       return;
@@ -689,7 +689,7 @@ export function resolveInventory(
     const uuid = normalizeUuid(c.uuid) as string;
     if (consumerUuids.has(uuid)) {
       report([...path, 'uuid'], {
-        code: 'inventory/duplicate-consumer',
+        code: 'placement-query/inventory/duplicate-consumer',
         message: `The consumer ${uuid} appears twice.`,
       });
       return;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isStackspecError } from '@stackspec/core';
 import { describe, expect, it } from 'vitest';
 import { createPlacementHandler } from '../http/service.js';
-import { loadInventory } from './inventory-file.js';
+import { parseInventory } from './inventory-file.js';
 import { applyPlan, inventoryPlan, type PlacementSend, PlanStepError, wipePlacement } from './plan.js';
 
 function send(handler: ReturnType<typeof createPlacementHandler>): PlacementSend {
@@ -26,7 +26,7 @@ const text = readFileSync(new URL('../fixtures/spec-example.yaml', import.meta.u
 
 describe('inventoryPlan and applyPlan', () => {
   it('rebuilds an inventory through the REST API with the same state', async () => {
-    const { inventory, store } = loadInventory(text);
+    const { inventory, store } = parseInventory(text);
     const handler = createPlacementHandler();
     const steps = inventoryPlan(inventory);
     expect(steps[0]).toMatchObject({ method: 'POST', path: '/resource_providers' });
@@ -55,7 +55,7 @@ describe('inventoryPlan and applyPlan', () => {
   });
 
   it('wipes a Placement back to its vocabulary', async () => {
-    const { inventory } = loadInventory(
+    const { inventory } = parseInventory(
       `${text}\nconsumers:\n  - {uuid: 11111111-1111-4111-8111-111111111111, allocations: {numa1_1: {VCPU: 1}}}\n`,
     );
     const handler = createPlacementHandler();

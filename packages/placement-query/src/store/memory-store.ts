@@ -7,7 +7,7 @@ import type { PlacementStore, StoreHealth, WriteIntent } from './types.js';
  * and the state of `createPlacementHandler` when it is given no store.
  *
  * @example
- * const placement = createMemoryPlacementStore(loadInventory(text).store);
+ * const placement = createMemoryPlacementStore(parseInventory(text).store);
  */
 export function createMemoryPlacementStore(store: ProviderStore = createProviderStore()): PlacementStore {
   const health: StoreHealth = {

@@ -149,7 +149,7 @@ export function planRows(
     const wasInventories = new Map(
       Object.entries(was?.inventories ?? {}).map(([rc, inv]) => [className(rc), inv]),
     );
-    for (const [rc, inv] of wasInventories) {
+    for (const rc of wasInventories.keys()) {
       if (!(rc in after.inventories)) plan.inventoriesGone.push({ uuid, rc });
     }
     for (const [rc, inv] of Object.entries(after.inventories)) {
@@ -256,6 +256,20 @@ async function exactly(
   return r;
 }
 
+/**
+ * Runs a set-based statement over the entries of `list` (nothing when it is
+ * empty), which must touch one row per entry, as {@link exactly} checks.
+ */
+function oneRowEach(
+  db: SqlExecutor,
+  list: readonly unknown[],
+  what: string,
+  sql: string,
+  params: unknown[],
+): Promise<{ rows: Record<string, unknown>[] }> {
+  return list.length ? exactly(db, list.length, what, sql, params) : Promise.resolve({ rows: [] });
+}
+
 const col = <T, K>(list: readonly T[], f: (x: T) => K): K[] => list.map(f);
 
 /**
@@ -274,163 +288,143 @@ export async function writeRows(db: SqlExecutor, s: string, plan: RowPlan): Prom
       [r.from, r.to, at],
     );
   }
-  if (plan.newTraits.length) {
-    await exactly(
-      db,
-      plan.newTraits.length,
-      'new traits',
-      `INSERT INTO ${s}.traits (name, created_at) SELECT n, ${ts('a')} FROM unnest($1::text[], $2::text[]) AS x(n, a)`,
-      [col(plan.newTraits, (t) => t.name), col(plan.newTraits, (t) => t.at)],
-    );
-  }
-  if (plan.newClasses.length) {
-    const sequence = `${s}.resource_classes_custom_id`.replace(/'/g, "''");
-    await exactly(
-      db,
-      plan.newClasses.length,
-      'new resource classes',
-      `INSERT INTO ${s}.resource_classes (id, name, created_at)
-       SELECT nextval('${sequence}'), n, ${ts('a')} FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS x(n, a, o) ORDER BY o`,
-      [col(plan.newClasses, (c) => c.name), col(plan.newClasses, (c) => c.at)],
-    );
-  }
-  if (plan.created.length) {
-    const { rows } = await exactly(
-      db,
-      plan.created.length,
-      'new providers',
-      `INSERT INTO ${s}.resource_providers (uuid, name, generation, created_at, updated_at)
-       SELECT u, n, g, ${ts('c')}, ${ts('m')}
-       FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[]) WITH ORDINALITY AS x(u, n, g, c, m, o)
-       ORDER BY o
-       RETURNING id, uuid`,
-      [
-        col(plan.created, (p) => p.uuid),
-        col(plan.created, (p) => p.name),
-        col(plan.created, (p) => p.generation),
-        col(plan.created, (p) => p.createdAt),
-        col(plan.created, (p) => p.updatedAt),
-      ],
-    );
-    const ids = new Map(rows.map((r) => [r.uuid as string, Number(r.id)]));
+  await oneRowEach(
+    db,
+    plan.newTraits,
+    'new traits',
+    `INSERT INTO ${s}.traits (name, created_at) SELECT n, ${ts('a')} FROM unnest($1::text[], $2::text[]) AS x(n, a)`,
+    [col(plan.newTraits, (t) => t.name), col(plan.newTraits, (t) => t.at)],
+  );
+  const sequence = `${s}.resource_classes_custom_id`.replace(/'/g, "''");
+  await oneRowEach(
+    db,
+    plan.newClasses,
+    'new resource classes',
+    `INSERT INTO ${s}.resource_classes (id, name, created_at)
+     SELECT nextval('${sequence}'), n, ${ts('a')} FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS x(n, a, o) ORDER BY o`,
+    [col(plan.newClasses, (c) => c.name), col(plan.newClasses, (c) => c.at)],
+  );
+  const created = await oneRowEach(
+    db,
+    plan.created,
+    'new providers',
+    `INSERT INTO ${s}.resource_providers (uuid, name, generation, created_at, updated_at)
+     SELECT u, n, g, ${ts('c')}, ${ts('m')}
+     FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[]) WITH ORDINALITY AS x(u, n, g, c, m, o)
+     ORDER BY o
+     RETURNING id, uuid`,
+    [
+      col(plan.created, (p) => p.uuid),
+      col(plan.created, (p) => p.name),
+      col(plan.created, (p) => p.generation),
+      col(plan.created, (p) => p.createdAt),
+      col(plan.created, (p) => p.updatedAt),
+    ],
+  );
+  if (created.rows.length) {
+    const ids = new Map(created.rows.map((r) => [r.uuid as string, Number(r.id)]));
     for (const c of plan.changes) {
       if (c.type === 'provider' && c.state && ids.has(c.uuid)) c.state.id = ids.get(c.uuid) as number;
     }
   }
-  if (plan.updated.length) {
-    await exactly(
-      db,
-      plan.updated.length,
-      'provider generations',
-      `UPDATE ${s}.resource_providers rp SET name = x.n, generation = x.g, updated_at = ${ts('x.m')}
-       FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[]) AS x(u, n, g, old, m)
-       WHERE rp.uuid = x.u AND rp.generation = x.old`,
-      [
-        col(plan.updated, (u) => u.state.uuid),
-        col(plan.updated, (u) => u.state.name),
-        col(plan.updated, (u) => u.state.generation),
-        col(plan.updated, (u) => u.oldGeneration),
-        col(plan.updated, (u) => u.state.updatedAt),
-      ],
-    );
-  }
-  if (plan.parents.length) {
-    // A parent that is gone leaves no row to join: fewer rows than expected.
-    await exactly(
-      db,
-      plan.parents.length,
-      'provider parents',
-      `UPDATE ${s}.resource_providers rp SET parent_provider_id = par.id
-       FROM unnest($1::text[], $2::text[]) AS x(u, pu)
-       LEFT JOIN ${s}.resource_providers par ON par.uuid = x.pu
-       WHERE rp.uuid = x.u AND (x.pu IS NULL OR par.id IS NOT NULL)`,
-      [col(plan.parents, (p) => p.uuid), col(plan.parents, (p) => p.parent)],
-    );
-  }
-  if (plan.roots.length) {
-    await exactly(
-      db,
-      plan.roots.length,
-      'provider roots',
-      `UPDATE ${s}.resource_providers rp SET root_provider_id = r.id
-       FROM unnest($1::text[], $2::text[]) AS x(u, ru)
-       JOIN ${s}.resource_providers r ON r.uuid = x.ru
-       WHERE rp.uuid = x.u`,
-      [col(plan.roots, (r) => r.uuid), col(plan.roots, (r) => r.root)],
-    );
-  }
-  if (plan.inventoriesGone.length) {
-    await exactly(
-      db,
-      plan.inventoriesGone.length,
-      'removed inventories',
-      `DELETE FROM ${s}.inventories i
-       USING unnest($1::text[], $2::text[]) AS x(u, rc), ${s}.resource_providers rp, ${s}.resource_classes c
-       WHERE rp.uuid = x.u AND c.name = x.rc AND i.resource_provider_id = rp.id AND i.resource_class_id = c.id`,
-      [col(plan.inventoriesGone, (i) => i.uuid), col(plan.inventoriesGone, (i) => i.rc)],
-    );
-  }
+  await oneRowEach(
+    db,
+    plan.updated,
+    'provider generations',
+    `UPDATE ${s}.resource_providers rp SET name = x.n, generation = x.g, updated_at = ${ts('x.m')}
+     FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[]) AS x(u, n, g, old, m)
+     WHERE rp.uuid = x.u AND rp.generation = x.old`,
+    [
+      col(plan.updated, (u) => u.state.uuid),
+      col(plan.updated, (u) => u.state.name),
+      col(plan.updated, (u) => u.state.generation),
+      col(plan.updated, (u) => u.oldGeneration),
+      col(plan.updated, (u) => u.state.updatedAt),
+    ],
+  );
+  // A parent that is gone leaves no row to join: fewer rows than expected.
+  await oneRowEach(
+    db,
+    plan.parents,
+    'provider parents',
+    `UPDATE ${s}.resource_providers rp SET parent_provider_id = par.id
+     FROM unnest($1::text[], $2::text[]) AS x(u, pu)
+     LEFT JOIN ${s}.resource_providers par ON par.uuid = x.pu
+     WHERE rp.uuid = x.u AND (x.pu IS NULL OR par.id IS NOT NULL)`,
+    [col(plan.parents, (p) => p.uuid), col(plan.parents, (p) => p.parent)],
+  );
+  await oneRowEach(
+    db,
+    plan.roots,
+    'provider roots',
+    `UPDATE ${s}.resource_providers rp SET root_provider_id = r.id
+     FROM unnest($1::text[], $2::text[]) AS x(u, ru)
+     JOIN ${s}.resource_providers r ON r.uuid = x.ru
+     WHERE rp.uuid = x.u`,
+    [col(plan.roots, (r) => r.uuid), col(plan.roots, (r) => r.root)],
+  );
+  await oneRowEach(
+    db,
+    plan.inventoriesGone,
+    'removed inventories',
+    `DELETE FROM ${s}.inventories i
+     USING unnest($1::text[], $2::text[]) AS x(u, rc), ${s}.resource_providers rp, ${s}.resource_classes c
+     WHERE rp.uuid = x.u AND c.name = x.rc AND i.resource_provider_id = rp.id AND i.resource_class_id = c.id`,
+    [col(plan.inventoriesGone, (i) => i.uuid), col(plan.inventoriesGone, (i) => i.rc)],
+  );
   const inventoryParams = (list: RowPlan['inventoriesAdded']) => [
     col(list, (i) => i.uuid),
     col(list, (i) => i.rc),
     ...INVENTORY_FIELDS.map((f) => col(list, (i) => i.inv[f])),
     at,
   ];
-  if (plan.inventoriesChanged.length) {
-    await exactly(
-      db,
-      plan.inventoriesChanged.length,
-      'changed inventories',
-      `UPDATE ${s}.inventories i
-       SET total = x.t, reserved = x.r, min_unit = x.mi, max_unit = x.ma, step_size = x.st,
-           allocation_ratio = x.ra, updated_at = ${ts('$9')}
-       FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[], $8::float8[])
-              AS x(u, rc, t, r, mi, ma, st, ra),
-            ${s}.resource_providers rp, ${s}.resource_classes c
-       WHERE rp.uuid = x.u AND c.name = x.rc AND i.resource_provider_id = rp.id AND i.resource_class_id = c.id`,
-      inventoryParams(plan.inventoriesChanged),
-    );
-  }
-  if (plan.inventoriesAdded.length) {
-    await exactly(
-      db,
-      plan.inventoriesAdded.length,
-      'new inventories',
-      `INSERT INTO ${s}.inventories
-         (resource_provider_id, resource_class_id, total, reserved, min_unit, max_unit, step_size, allocation_ratio, created_at)
-       SELECT rp.id, c.id, x.t, x.r, x.mi, x.ma, x.st, x.ra, ${ts('$9')}
-       FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[], $8::float8[])
-              WITH ORDINALITY AS x(u, rc, t, r, mi, ma, st, ra, o)
-       JOIN ${s}.resource_providers rp ON rp.uuid = x.u
-       JOIN ${s}.resource_classes c ON c.name = x.rc
-       ORDER BY x.o`,
-      inventoryParams(plan.inventoriesAdded),
-    );
-  }
-  if (plan.traitsGone.length) {
-    await exactly(
-      db,
-      plan.traitsGone.length,
-      'removed provider traits',
-      `DELETE FROM ${s}.resource_provider_traits rpt
-       USING unnest($1::text[], $2::text[]) AS x(u, t), ${s}.resource_providers rp, ${s}.traits t
-       WHERE rp.uuid = x.u AND t.name = x.t AND rpt.resource_provider_id = rp.id AND rpt.trait_id = t.id`,
-      [col(plan.traitsGone, (t) => t.uuid), col(plan.traitsGone, (t) => t.trait)],
-    );
-  }
-  if (plan.traitsAdded.length) {
-    await exactly(
-      db,
-      plan.traitsAdded.length,
-      'new provider traits',
-      `INSERT INTO ${s}.resource_provider_traits (trait_id, resource_provider_id, created_at)
-       SELECT t.id, rp.id, ${ts('$3')}
-       FROM unnest($1::text[], $2::text[]) AS x(u, tn)
-       JOIN ${s}.resource_providers rp ON rp.uuid = x.u
-       JOIN ${s}.traits t ON t.name = x.tn`,
-      [col(plan.traitsAdded, (t) => t.uuid), col(plan.traitsAdded, (t) => t.trait), at],
-    );
-  }
+  await oneRowEach(
+    db,
+    plan.inventoriesChanged,
+    'changed inventories',
+    `UPDATE ${s}.inventories i
+     SET total = x.t, reserved = x.r, min_unit = x.mi, max_unit = x.ma, step_size = x.st,
+         allocation_ratio = x.ra, updated_at = ${ts('$9')}
+     FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[], $8::float8[])
+            AS x(u, rc, t, r, mi, ma, st, ra),
+          ${s}.resource_providers rp, ${s}.resource_classes c
+     WHERE rp.uuid = x.u AND c.name = x.rc AND i.resource_provider_id = rp.id AND i.resource_class_id = c.id`,
+    inventoryParams(plan.inventoriesChanged),
+  );
+  await oneRowEach(
+    db,
+    plan.inventoriesAdded,
+    'new inventories',
+    `INSERT INTO ${s}.inventories
+       (resource_provider_id, resource_class_id, total, reserved, min_unit, max_unit, step_size, allocation_ratio, created_at)
+     SELECT rp.id, c.id, x.t, x.r, x.mi, x.ma, x.st, x.ra, ${ts('$9')}
+     FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[], $8::float8[])
+            WITH ORDINALITY AS x(u, rc, t, r, mi, ma, st, ra, o)
+     JOIN ${s}.resource_providers rp ON rp.uuid = x.u
+     JOIN ${s}.resource_classes c ON c.name = x.rc
+     ORDER BY x.o`,
+    inventoryParams(plan.inventoriesAdded),
+  );
+  await oneRowEach(
+    db,
+    plan.traitsGone,
+    'removed provider traits',
+    `DELETE FROM ${s}.resource_provider_traits rpt
+     USING unnest($1::text[], $2::text[]) AS x(u, t), ${s}.resource_providers rp, ${s}.traits t
+     WHERE rp.uuid = x.u AND t.name = x.t AND rpt.resource_provider_id = rp.id AND rpt.trait_id = t.id`,
+    [col(plan.traitsGone, (t) => t.uuid), col(plan.traitsGone, (t) => t.trait)],
+  );
+  await oneRowEach(
+    db,
+    plan.traitsAdded,
+    'new provider traits',
+    `INSERT INTO ${s}.resource_provider_traits (trait_id, resource_provider_id, created_at)
+     SELECT t.id, rp.id, ${ts('$3')}
+     FROM unnest($1::text[], $2::text[]) AS x(u, tn)
+     JOIN ${s}.resource_providers rp ON rp.uuid = x.u
+     JOIN ${s}.traits t ON t.name = x.tn`,
+    [col(plan.traitsAdded, (t) => t.uuid), col(plan.traitsAdded, (t) => t.trait), at],
+  );
   if (plan.aggregatesSet.length) {
     const uuids = col(plan.aggregatesSet, (a) => a.uuid);
     await db.query(
@@ -480,24 +474,20 @@ export async function writeRows(db: SqlExecutor, s: string, plan: RowPlan): Prom
       [gone],
     );
   }
-  if (plan.goneTraits.length) {
-    await exactly(
-      db,
-      plan.goneTraits.length,
-      'removed traits',
-      `DELETE FROM ${s}.traits WHERE name = ANY($1::text[])`,
-      [plan.goneTraits],
-    );
-  }
-  if (plan.goneClasses.length) {
-    await exactly(
-      db,
-      plan.goneClasses.length,
-      'removed resource classes',
-      `DELETE FROM ${s}.resource_classes WHERE name = ANY($1::text[]) AND id >= ${FIRST_CUSTOM_CLASS_ID}`,
-      [plan.goneClasses],
-    );
-  }
+  await oneRowEach(
+    db,
+    plan.goneTraits,
+    'removed traits',
+    `DELETE FROM ${s}.traits WHERE name = ANY($1::text[])`,
+    [plan.goneTraits],
+  );
+  await oneRowEach(
+    db,
+    plan.goneClasses,
+    'removed resource classes',
+    `DELETE FROM ${s}.resource_classes WHERE name = ANY($1::text[]) AND id >= ${FIRST_CUSTOM_CLASS_ID}`,
+    [plan.goneClasses],
+  );
   return plan.changes;
 }
 
@@ -538,35 +528,33 @@ async function writeConsumers(db: SqlExecutor, s: string, plan: RowPlan): Promis
   const joins = `JOIN ${s}.projects p ON p.external_id = x.pr
                  JOIN ${s}.users us ON us.external_id = x.us
                  LEFT JOIN ${s}.consumer_types ct ON ct.name = x.ty`;
-  if (plan.consumersCreated.length) {
-    await exactly(
-      db,
-      plan.consumersCreated.length,
-      'new consumers',
-      `INSERT INTO ${s}.consumers (uuid, project_id, user_id, generation, consumer_type_id, created_at, updated_at)
-       SELECT x.u, p.id, us.id, x.g, ct.id, ${ts('x.c')}, ${ts('x.m')}
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[])
-              WITH ORDINALITY AS x(u, pr, us, g, ty, c, m, o)
-       ${joins}
-       ORDER BY x.o`,
-      consumerParams(plan.consumersCreated),
-    );
-  }
-  if (plan.consumersUpdated.length) {
-    const states = plan.consumersUpdated.map((u) => u.state);
-    await exactly(
-      db,
-      states.length,
-      'consumer generations',
-      `UPDATE ${s}.consumers cs
-       SET project_id = p.id, user_id = us.id, generation = x.g, consumer_type_id = ct.id, updated_at = ${ts('x.m')}
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[])
-              AS x(u, pr, us, g, ty, c, m, old)
-       ${joins}
-       WHERE cs.uuid = x.u AND cs.generation = x.old`,
-      [...consumerParams(states), col(plan.consumersUpdated, (u) => u.oldGeneration)],
-    );
-  }
+  await oneRowEach(
+    db,
+    plan.consumersCreated,
+    'new consumers',
+    `INSERT INTO ${s}.consumers (uuid, project_id, user_id, generation, consumer_type_id, created_at, updated_at)
+     SELECT x.u, p.id, us.id, x.g, ct.id, ${ts('x.c')}, ${ts('x.m')}
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[])
+            WITH ORDINALITY AS x(u, pr, us, g, ty, c, m, o)
+     ${joins}
+     ORDER BY x.o`,
+    consumerParams(plan.consumersCreated),
+  );
+  await oneRowEach(
+    db,
+    plan.consumersUpdated,
+    'consumer generations',
+    `UPDATE ${s}.consumers cs
+     SET project_id = p.id, user_id = us.id, generation = x.g, consumer_type_id = ct.id, updated_at = ${ts('x.m')}
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[])
+            AS x(u, pr, us, g, ty, c, m, old)
+     ${joins}
+     WHERE cs.uuid = x.u AND cs.generation = x.old`,
+    [
+      ...consumerParams(plan.consumersUpdated.map((u) => u.state)),
+      col(plan.consumersUpdated, (u) => u.oldGeneration),
+    ],
+  );
   if (plan.allocationsOf.length) {
     await db.query(`DELETE FROM ${s}.allocations WHERE consumer_id = ANY($1::text[])`, [plan.allocationsOf]);
   }
@@ -604,15 +592,13 @@ async function writeConsumers(db: SqlExecutor, s: string, plan: RowPlan): Promis
       throw new StaleStateError(`${first.rc} on provider ${first.u} would exceed its capacity`);
     }
   }
-  if (plan.consumersGone.length) {
-    await exactly(
-      db,
-      plan.consumersGone.length,
-      'removed consumers',
-      `DELETE FROM ${s}.consumers WHERE uuid = ANY($1::text[])`,
-      [plan.consumersGone],
-    );
-  }
+  await oneRowEach(
+    db,
+    plan.consumersGone,
+    'removed consumers',
+    `DELETE FROM ${s}.consumers WHERE uuid = ANY($1::text[])`,
+    [plan.consumersGone],
+  );
 }
 
 /** The whole state as changes (for `ProviderStore.applyChanges` on a reset store), with its log position. */

@@ -1,7 +1,9 @@
-// Starts OpenStack's Placement 8.0 in a Python child (SQLite, noauth2) on a
-// free loopback port, and gives both it and our handler the same `send`.
+// Starts OpenStack's Placement 8.0 in a Python child (SQLite, noauth2, or a
+// database given by URL) on a free loopback port, and gives both it and our
+// handler the same `send`.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { PYTHON } from '../../../../test-support/python.js';
 import type { PlacementHandler } from '../../src/http/service.js';
 import type { PlacementSend } from '../../src/model/plan.js';
 
@@ -12,9 +14,43 @@ export interface RunningOracle {
   close(): Promise<void>;
 }
 
-export async function startOracle(timeoutMs = 120_000): Promise<RunningOracle> {
+/** Options for {@link startOracle}. */
+export interface StartOracleOptions {
+  /** Milliseconds Placement may take to start listening (default 120000). */
+  timeoutMs?: number;
+  /**
+   * An SQLAlchemy URL (`postgresql+psycopg2://…`) of the database Placement
+   * keeps its data in, instead of the launcher's SQLite. The launcher runs
+   * unchanged but for that: the connection is swapped in before Placement
+   * configures its database layer.
+   */
+  databaseUrl?: string;
+}
+
+// Runs the launcher given as the first argument with the connection of
+// PLACEMENT_DATABASE_URL, on a free port.
+const WITH_DATABASE_URL = `
+import os, runpy, sys
+from placement import db_api
+configure = db_api.configure
+def configure_with_url(conf):
+    conf.set_override("connection", os.environ["PLACEMENT_DATABASE_URL"], group="placement_database")
+    configure(conf)
+db_api.configure = configure_with_url
+sys.argv = [sys.argv[1], "0"]
+runpy.run_path(sys.argv[0], run_name="__main__")
+`;
+
+export async function startOracle(options: StartOracleOptions = {}): Promise<RunningOracle> {
+  const { timeoutMs = 120_000, databaseUrl } = options;
   const script = fileURLToPath(new URL('./run-placement.py', import.meta.url));
-  const child: ChildProcessWithoutNullStreams = spawn('/usr/bin/python3', [script, '0'], { stdio: 'pipe' });
+  const child: ChildProcessWithoutNullStreams =
+    databaseUrl === undefined
+      ? spawn(PYTHON, [script, '0'], { stdio: 'pipe' })
+      : spawn(PYTHON, ['-c', WITH_DATABASE_URL, script], {
+          stdio: 'pipe',
+          env: { ...process.env, PLACEMENT_DATABASE_URL: databaseUrl },
+        });
   let stderr = '';
   child.stderr.on('data', (d) => {
     stderr += String(d);
