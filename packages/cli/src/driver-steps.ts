@@ -26,7 +26,7 @@ function isMapping(v: unknown): v is Record<string, unknown> {
  * The checker for the driver steps files `stackspec schedule` reads: a
  * mapping with a `driver_steps` list (`CONFIDENCE.marker`), or a close
  * misspelling of that key holding a list. `check` validates the file
- * against {@link DriverStepsFileSchema} (`driver-steps/*` codes).
+ * against {@link DriverStepsFileSchema} (`stackspec/driver-steps/*` codes).
  */
 export const driverStepsChecker: FileChecker = {
   kind: 'driver-steps',

@@ -754,7 +754,7 @@ function looksFloat(scalar: SourceScalar): boolean {
  * diagnostics; the scripts it names are read through `options.reader` and
  * nothing else: the loader touches no file system itself.
  *
- * Error codes: `yaml/*` for unreadable text, and `image-spec/*`:
+ * Error codes: `yaml/*` for unreadable text, and `image/spec/*`:
  * `not-a-mapping`, `missing-key`, `invalid-type`, `not-single-key`,
  * `unknown-validator`, `unknown-key`, `empty-value`, `empty-package-list`,
  * `bad-package-name`, `bad-variable-name`, `script-not-found`,

@@ -44,7 +44,7 @@ export interface Remote {
 
 /**
  * A remote could not run a command or reach its machine (connection refused,
- * host key rejected, timeout). Kind `http`, status 502; codes under `remote/`.
+ * host key rejected, timeout). Kind `http`, status 502; codes under `image/remote/`.
  */
 export class RemoteError extends StackspecError {
   constructor(message: string, options: StackspecErrorOptions = {}) {

@@ -121,7 +121,7 @@ export interface ValidatorResult extends SpecLocation {
 
 /** Why a validation failed. */
 export interface ValidationFailure extends Partial<SpecLocation> {
-  /** `image/command-failed`, `image/all-failed`, `image/argument-required`, `image/argument-choice`, `image/argument-invalid`, `image/argument-not-found`, `image/unknown-distro`, `image/env-conflict`, `image/env-invalid`, `image/custom-failed`, `image/validator-crashed`, `image/shell/nul-byte` (a script output that a later script exports holds a NUL byte), or a `remote/*` code when the machine could not be reached. */
+  /** `image/command-failed`, `image/all-failed`, `image/argument-required`, `image/argument-choice`, `image/argument-invalid`, `image/argument-not-found`, `image/unknown-distro`, `image/env-conflict`, `image/env-invalid`, `image/custom-failed`, `image/validator-crashed`, `image/shell/nul-byte` (a script output that a later script exports holds a NUL byte), or a `image/remote/*` code when the machine could not be reached. */
   code: string;
   /** The validator type, when a validator failed. */
   type?: string;
@@ -826,11 +826,11 @@ function diagnosticOf(f: ValidationFailure): Diagnostic {
  * fixed and what failed. Never rejects for a failed validation: the report's
  * `ok` is false and `failure` says which validator failed, where it is in
  * the spec, the command and its output. Remote errors (a lost connection)
- * also end in a report, with a `remote/*` failure code, and so do values
+ * also end in a report, with a `image/remote/*` failure code, and so do values
  * that cannot reach a shell (a NUL byte in an argument, an env value or a
  * script output that a later script exports). It rejects only for options
  * that break {@link ValidateImageOptionsSchema}: a `ValidationError` with
- * `image-options/*` codes, before anything runs.
+ * `image/options/*` codes, before anything runs.
  *
  * With `reconcile: false` only checks run and scripts get `test_only=1`
  * (`SIV_RECONCILE=0`); nothing is installed.
