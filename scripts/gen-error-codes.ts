@@ -59,6 +59,7 @@ const AREA_TITLES: Readonly<Record<string, string>> = {
   python: 'Python values and patterns',
   stackspec: 'The `stackspec` command: `check`, cloud folders, `stackspec.config.yaml`',
   store: 'Stores and their data directories',
+  validation: 'Arguments and validation in general',
   yaml: 'YAML syntax',
 };
 
@@ -80,6 +81,10 @@ const SCHEMA_MEANINGS: Readonly<Record<string, string>> = {
 };
 
 const CODE = /^[a-z0-9-]+(?:\/[a-z0-9-]+)+$/;
+// Codes of core's argument guards, whose message is written by core for every package.
+const ARGUMENT_CODE = /\/invalid-argument$/;
+const ARGUMENT_MEANING =
+  'A public function was given an argument of the wrong type (a number where text was expected, a list for options…); the message names the argument and what it must be.';
 const LITERAL = /'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g;
 
 interface Source {
@@ -251,12 +256,15 @@ export function collectErrorCodes(root: string = REPO_ROOT): ErrorCodeEntry[] {
   for (const f of files) {
     for (const m of f.text.matchAll(/\bcode:\s*['"`]([a-z0-9-]+)\//g)) areas.add(m[1] as string);
   }
+  // Areas named only through constants and defaults (core's argument guards).
+  for (const area of Object.keys(AREA_TITLES)) areas.add(area);
   const found = new Map<string, { packages: Set<string>; meaning?: string; fromSchema: boolean }>();
   const add = (code: string, pkg: string, meaning: string | undefined, fromSchema = false) => {
     if (!CODE.test(code)) return;
     const entry = found.get(code) ?? { packages: new Set<string>(), fromSchema };
     entry.packages.add(pkg);
-    if (!entry.meaning && meaning) entry.meaning = meaning;
+    if (ARGUMENT_CODE.test(code)) entry.meaning = ARGUMENT_MEANING;
+    else if (!entry.meaning && meaning) entry.meaning = meaning;
     if (!fromSchema) entry.fromSchema = false;
     found.set(code, entry);
   };

@@ -15,6 +15,7 @@ import {
   type YAMLMap,
   type Node as YamlNode,
 } from 'yaml';
+import { optionsOf, requireString } from './arguments.js';
 import { createDiagnostic, type Diagnostic, type DiagnosticInit } from './diagnostic.js';
 import { describeError } from './errors.js';
 import { type PathSegment, validateJsonPointer } from './json-pointer.js';
@@ -1199,6 +1200,8 @@ export function validateDocument<T = unknown>(
   text: string,
   options: ParseDocumentOptions = {},
 ): ValidateDocumentResult<T> {
+  requireString(text, 'The text of validateDocument');
+  options = optionsOf(options, 'validateDocument');
   const file = options.filename;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const over = sizeOverflow(text, maxBytes);

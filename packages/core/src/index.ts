@@ -1,3 +1,4 @@
+export * from './arguments.js';
 export { concatBytes } from './bytes.js';
 export * from './checker.js';
 export * from './diagnostic.js';

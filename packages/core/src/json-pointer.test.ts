@@ -28,6 +28,7 @@ describe('JSON pointers', () => {
     }
     expect(validateJsonPointer('steps').diagnostics[0]?.message).toContain('start with "/"');
     expect(validateJsonPointer('/a~2').diagnostics[0]?.message).toContain('followed by 0 or 1');
+    expect(validateJsonPointer(7 as unknown as string).diagnostics[0]?.message).toContain('must be a string');
   });
 
   it('reads the whole document and an empty key', () => {

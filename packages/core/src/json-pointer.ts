@@ -25,6 +25,7 @@ export function toJsonPointer(segments: readonly PathSegment[]): string {
  */
 export function validateJsonPointer(pointer: string): ValidationResult<string[]> {
   if (pointer === '') return { ok: true, value: [], diagnostics: [] };
+  if (typeof pointer !== 'string') return notAPointer(String(pointer), 'it must be a string');
   if (!pointer.startsWith('/')) return notAPointer(pointer, 'it must be empty or start with "/"');
   const out: string[] = [];
   for (const raw of pointer.slice(1).split('/')) {

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
+import { INVALID_ARGUMENT, kindOf, optionsOf } from './arguments.js';
 import { createDiagnostic, type Diagnostic } from './diagnostic.js';
 import type { SourceDocument } from './document.js';
+import { SpecError } from './errors.js';
 import { type PathSegment, toJsonPointer } from './json-pointer.js';
 import { unwrapResult, type ValidationResult } from './result.js';
 import { didYouMean, suggest } from './suggest.js';
@@ -437,6 +439,12 @@ export function validateWithSchema<S extends z.ZodType>(
   input: SourceDocument | unknown,
   options: Omit<SchemaDiagnosticOptions, 'document' | 'value' | 'schema'> = {},
 ): ValidationResult<z.output<S>> {
+  if (typeof (schema as { safeParse?: unknown } | null)?.safeParse !== 'function') {
+    throw new SpecError(`validateWithSchema takes a zod schema, but got ${kindOf(schema)}.`, {
+      code: INVALID_ARGUMENT,
+    });
+  }
+  options = optionsOf(options, 'validateWithSchema');
   const document = isSourceDocument(input) ? input : undefined;
   const value = document ? document.value : input;
   const parsed = schema.safeParse(value);

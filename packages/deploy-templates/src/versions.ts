@@ -39,12 +39,12 @@ export type VersionResult =
  * `validateMicroversion` is stricter and is what Nova and Placement do.
  */
 export function validateApiVersion(text: string): ValidationResult<Microversion> {
-  const parts = text.split('.');
+  const parts = typeof text === 'string' ? text.split('.') : [];
   const [major, minor] = parts.length === 2 ? parts.map(pyInt) : [];
   if (!major?.ok || !minor?.ok) {
     return invalidResult({
       code: 'deploy-templates/invalid-version',
-      message: `${JSON.stringify(text)} is not an API version: expected major.minor such as 1.55.`,
+      message: `${JSON.stringify(String(text))} is not an API version: expected major.minor such as 1.55.`,
     });
   }
   return { ok: true, value: { major: Number(major.value), minor: Number(minor.value) }, diagnostics: [] };

@@ -2,7 +2,9 @@ import {
   createDiagnostic,
   type Diagnostic,
   type DiagnosticInit,
+  optionsOf,
   pyStr,
+  requireString,
   type SourceDocument,
   suggest,
   validationErrorOf,
@@ -491,6 +493,8 @@ export function validateEnvironment(
   source: string,
   options: ParseEnvironmentOptions = {},
 ): ValidateEnvironmentResult {
+  requireString(source, 'The text of validateEnvironment', 'heat/invalid-argument');
+  options = optionsOf(options, 'validateEnvironment', 'heat/invalid-argument');
   const file = options.filename;
   const loaded = loadHeatText(source, { kind: 'environment', filename: file });
   if (!loaded.ok) return { ok: false, diagnostics: loaded.diagnostics };

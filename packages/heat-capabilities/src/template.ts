@@ -2,6 +2,8 @@ import {
   createDiagnostic,
   type Diagnostic,
   type DiagnosticInit,
+  optionsOf,
+  requireString,
   type SourceDocument,
   suggest,
   validationErrorOf,
@@ -269,6 +271,8 @@ function checkCfnResources(resources: Record<string, unknown>): DiagnosticInit[]
  * if (r.ok) r.template.capabilities; // { deployment: ['puppet'] }
  */
 export function validateTemplate(source: string, options: ParseTemplateOptions = {}): ValidateTemplateResult {
+  requireString(source, 'The text of validateTemplate', 'heat/invalid-argument');
+  options = optionsOf(options, 'validateTemplate', 'heat/invalid-argument');
   const file = options.filename;
   const loaded = loadHeatText(source, {
     kind: 'template',

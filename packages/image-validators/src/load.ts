@@ -5,6 +5,7 @@ import {
   describeType,
   didYouMean,
   hasErrors,
+  optionsOf,
   type PathSegment,
   PyFloat,
   type PyValue,
@@ -12,6 +13,8 @@ import {
   pyRepr,
   pyTruthy,
   type ResourceReader,
+  requireObject,
+  requireString,
   type SourceDocument,
   type SourceScalar,
   SpecError,
@@ -789,6 +792,11 @@ export function validateImageSpec(
   input: ImageSpecSource | string | URL,
   options: LoadImageSpecOptions = {},
 ): ValidateImageSpecResult {
+  options = optionsOf(options, 'validateImageSpec', 'image/invalid-argument');
+  if (typeof input !== 'string' && !(input instanceof URL)) {
+    requireObject(input, 'The source of validateImageSpec', 'image/invalid-argument');
+    requireString(input.text, 'The text of validateImageSpec', 'image/invalid-argument');
+  }
   return checkInput(input, options);
 }
 

@@ -8,6 +8,8 @@ import {
   parseWithSchema,
   pyEquals,
   pyStr,
+  requireObject,
+  SpecError,
 } from '@stackspec/core';
 import { z } from 'zod';
 import {
@@ -845,6 +847,16 @@ export async function validateImage(
   remote: Remote,
   rawOptions: ValidateImageOptions = {},
 ): Promise<ValidationReport> {
+  requireObject(spec, 'The spec of validateImage', 'image/invalid-argument');
+  if (!Array.isArray(spec.arguments) || !Array.isArray(spec.validators)) {
+    throw new SpecError(
+      'validateImage takes a spec made by loadImageSpec, with its arguments and validators lists.',
+      {
+        code: 'image/invalid-argument',
+      },
+    );
+  }
+  requireObject(remote, 'The remote of validateImage', 'image/invalid-argument');
   const options = parseWithSchema(ValidateImageOptionsSchema, rawOptions, { area: 'image/options' });
   const reconcile = options.reconcile ?? true;
   const mode = options.mode ?? 'batched';

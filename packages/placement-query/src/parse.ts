@@ -12,6 +12,8 @@ import {
   pyRepr,
   pySortedSet,
   pyStrip,
+  requireObject,
+  requireString,
   type StackspecError,
   suggest,
 } from '@stackspec/core';
@@ -215,6 +217,8 @@ const RESOURCES_FORM =
 
 /** Reads one `resources` value (`VCPU:2,MEMORY_MB:1024`); the last repeat of a class wins. */
 export function parseResourcesValue(value: string, parameter = 'resources'): ResourceAmounts {
+  requireString(value, 'The value of parseResourcesValue', 'placement-query/invalid-argument');
+  requireString(parameter, 'The parameter of parseResourcesValue', 'placement-query/invalid-argument');
   const init = { diagnostic: 'placement-query/invalid-resources', parameter };
   if (pyStrip(value) === '') {
     throw queryError(`${RESOURCES_FORM} Got: empty string.`, {
@@ -253,6 +257,8 @@ export function parseTraitsValue(
   value: string,
   options: { allowForbidden: boolean; allowAnyOf: boolean; parameter?: string },
 ): TraitsValue {
+  requireString(value, 'The value of parseTraitsValue', 'placement-query/invalid-argument');
+  requireObject(options, 'The options of parseTraitsValue', 'placement-query/invalid-argument');
   const init = { diagnostic: 'placement-query/invalid-required', parameter: options.parameter ?? 'required' };
   if (value.startsWith('in:')) {
     if (!options.allowAnyOf) {
@@ -324,6 +330,8 @@ export interface MemberOfValue {
 
 /** Reads one `member_of` value: `U`, `in:U1,U2`, `!U` or `!in:U1,U2`. */
 export function parseMemberOfValue(value: string, parameter = 'member_of'): MemberOfValue {
+  requireString(value, 'The value of parseMemberOfValue', 'placement-query/invalid-argument');
+  requireString(parameter, 'The parameter of parseMemberOfValue', 'placement-query/invalid-argument');
   const init = { diagnostic: 'placement-query/invalid-member-of', parameter };
   if (value.includes(',') && !(value.startsWith('in:') || value.startsWith('!in:'))) {
     throw queryError(

@@ -1,3 +1,4 @@
+import { optionsOf, requireBytes } from '../arguments.js';
 import { createDiagnostic } from '../diagnostic.js';
 import { DEFAULT_MAX_DEPTH } from '../document.js';
 import { ValidationError } from '../errors.js';
@@ -63,6 +64,8 @@ export function parseJsonBytes(
   bytes: Uint8Array,
   options: Omit<ReadJsonBodyOptions, 'maxBytes'> = {},
 ): unknown {
+  requireBytes(bytes, 'The body of parseJsonBytes');
+  options = optionsOf(options, 'parseJsonBytes');
   if (options.utf8 !== 'replace') {
     const problem = findUtf8Problem(bytes);
     if (problem) {

@@ -1,3 +1,4 @@
+import { requireString } from '@stackspec/core';
 import { recognizePackageCommand, runScriptCommand, splitWords, TAR_COMMAND } from '../commands.js';
 import type { ExecOptions, ExecResult, Remote, WriteFileOptions } from '../remote.js';
 import { readTarArchive } from '../tar.js';
@@ -96,6 +97,7 @@ function readWord(text: string, start: number): { word: string; end: number } | 
  * the value) starts the body. A `#!` line above the exports stays on the body.
  */
 export function parseScriptFile(content: string): SimulatedScript {
+  requireString(content, 'The content of parseScriptFile', 'image/invalid-argument');
   let shebang = '';
   let pos = 0;
   if (content.startsWith('#!')) {

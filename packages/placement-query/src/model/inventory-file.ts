@@ -8,7 +8,9 @@ import {
   didYouMean,
   isUuidLike,
   normalizeUuid,
+  optionsOf,
   type PathSegment,
+  requireString,
   type SourceDocument,
   STANDARD_RESOURCE_CLASSES,
   suggest,
@@ -165,6 +167,8 @@ export function validateInventory(
   text: string,
   options: ParseInventoryOptions = {},
 ): ValidateInventoryResult {
+  requireString(text, 'The text of validateInventory', 'placement-query/invalid-argument');
+  options = optionsOf(options, 'validateInventory', 'placement-query/invalid-argument');
   const parsed = parseInventoryText(text, options);
   if (!parsed.ok) return { ok: false, diagnostics: parsed.diagnostics };
   const doc = parsed.document;
