@@ -6,8 +6,6 @@ import {
   SpecError,
 } from '@stackspec/core';
 
-export { kindOf };
-
 /**
  * Throws `SpecError` (`extra-specs/invalid-type`) unless `value` is a
  * string; `what` names the argument in the message (`the key of anchorOf`).

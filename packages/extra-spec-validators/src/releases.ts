@@ -1,6 +1,5 @@
-import { compareTraitReleases, SpecError } from '@stackspec/core';
+import { compareTraitReleases, kindOf, SpecError } from '@stackspec/core';
 import { z } from 'zod';
-import { kindOf } from './guards.js';
 
 /** One Nova release series that has extra spec validation (Ussuri onwards). */
 export interface NovaRelease {
